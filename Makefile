@@ -1,0 +1,85 @@
+# GeoFidelity — two commands for a newcomer on Debian 12: `make demo` and `make test`.
+# Each sets up what it needs (idempotently) and then runs. See README.md.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+SYSTEM_PYTHON := /usr/bin/python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMPS := .cache/stamps
+BUILD := build
+PLUGIN_DIR := $(BUILD)/plugins/geofidelity_plugin
+VERSION := $(shell sed -n 's/^version=//p' metadata.txt)
+ZIP := dist/geofidelity_plugin-$(VERSION).zip
+SITE := $(abspath $(VENV))/lib/python3.11/site-packages
+
+# Headless QGIS and offline model hub for every run.
+export QT_QPA_PLATFORM := offscreen
+export HF_HUB_OFFLINE := 1
+export TRANSFORMERS_OFFLINE := 1
+export XDG_RUNTIME_DIR := /tmp/runtime-$(shell id -u)
+export GEOFIDELITY_PYTHONPATH := $(SITE)
+export QGIS_PROCESS := qgis_process.bin
+
+.PHONY: help setup system venv data plugin zip test demo bench lock styles clean
+
+help:
+	@echo "make demo   — set up, then run the pipeline on bundled data (offline)"
+	@echo "make test   — set up, then run every test"
+	@echo "make bench  — benchmarks (speed goals live here, not in tests)"
+	@echo "make zip    — build the installable plugin zip in dist/"
+
+setup: system venv data plugin
+
+system: $(STAMPS)/system
+$(STAMPS)/system: scripts/setup_system.sh
+	bash scripts/setup_system.sh
+	@mkdir -p $(STAMPS) && touch $@
+
+venv: $(STAMPS)/venv
+$(STAMPS)/venv: requirements.lock $(STAMPS)/system
+	test -x $(PY) || $(SYSTEM_PYTHON) -m venv --system-site-packages $(VENV)
+	mkdir -p $(VENV)/share && ln -sfn /usr/share/proj $(VENV)/share/proj
+	$(PY) -m pip install -q --disable-pip-version-check -r requirements.lock
+	$(PY) scripts/check_environment.py
+	@mkdir -p $(STAMPS) && touch $@
+
+data: $(STAMPS)/data
+$(STAMPS)/data: scripts/fetch_data.py $(STAMPS)/venv
+	$(PY) scripts/fetch_data.py
+	@mkdir -p $(STAMPS) && touch $@
+
+# The plugin folder exactly as the zip installs it (QGIS_PLUGINPATH points at build/plugins).
+plugin:
+	rm -rf $(PLUGIN_DIR) && mkdir -p $(PLUGIN_DIR)
+	cp -r geofidelity_plugin/. $(PLUGIN_DIR)/
+	cp -r processing_algorithms resources $(PLUGIN_DIR)/
+	cp metadata.txt README.md LICENSE $(PLUGIN_DIR)/
+	find $(PLUGIN_DIR) -name '__pycache__' -prune -exec rm -rf {} +
+
+zip: plugin
+	mkdir -p dist && rm -f $(ZIP)
+	cd $(BUILD)/plugins && zip -q -r -X $(abspath $(ZIP)) geofidelity_plugin
+	@echo "plugin zip: $(ZIP) ($$(du -h $(ZIP) | cut -f1))"
+
+test: setup
+	bash scripts/run_tests.sh
+
+demo: setup
+	$(PY) -m geofidelity_plugin demo --out demo_output
+
+bench: setup
+	$(PY) benchmarks/run_all.py
+
+lock: $(STAMPS)/system
+	test -x $(PY) || $(SYSTEM_PYTHON) -m venv --system-site-packages $(VENV)
+	$(PY) -m pip install -q -r requirements.txt
+	( echo "# Resolved with \`make lock\` (pip freeze of .venv) — install with \`pip install -r requirements.lock\`."; \
+	  echo "# torch is the CPU build 2.13.0 (pip on the project machines takes it from local disk)."; \
+	  $(PY) -m pip freeze --local | sed 's/+cpu$$//' ) > requirements.lock
+
+styles: venv
+	$(PY) scripts/make_styles.py
+
+clean:
+	rm -rf $(BUILD) dist demo_output bench_output .pytest_cache

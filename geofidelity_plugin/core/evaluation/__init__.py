@@ -1,0 +1,1 @@
+"""Evaluation stage (PROTOCOL §6–§7): panel metrics, retrieval over galleries, bootstrap statistics."""

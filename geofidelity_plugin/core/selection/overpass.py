@@ -1,0 +1,323 @@
+"""Fetch roads, place nodes and administrative areas from an Overpass API endpoint
+(PROTOCOL §1 road source "an Overpass endpoint").
+
+Public Overpass servers are shared and often busy: they answer 429 (too many requests) or 504
+(gateway timeout), and sometimes HTTP 200 with a JSON ``remark`` saying the query ran out of
+time or memory. All of these are retried with exponential backoff; only a complete answer is
+cached on disk, so a re-run of the same city makes no request at all.
+"""
+from __future__ import annotations
+
+import email.utils
+import hashlib
+import json
+import logging
+import random
+import re
+import time
+from pathlib import Path
+from typing import Callable
+from urllib.parse import urlsplit, urlunsplit
+
+import requests
+from shapely.geometry import LineString, Polygon
+from shapely.geometry.polygon import orient
+from shapely.ops import linemerge, polygonize, unary_union
+
+from ..atomic import write_json
+from ..errors import InputError, RemoteServiceError
+from ..manifest import __version__
+from ..progress import Progress, check_cancel
+from .osm_data import AdminArea, OsmData, PlaceNode, RoadWay
+from .osm_file import PLACE_VALUES
+
+log = logging.getLogger("geofidelity")
+
+DEFAULT_ENDPOINT = "https://overpass-api.de/api/interpreter"
+USER_AGENT = f"GeoFidelity-QGIS-plugin/{__version__} (road-segment selection; python-requests)"
+RETRYABLE_STATUS = frozenset({429, 502, 503, 504})
+_FAILED_REMARK = re.compile(r"timed out|out of memory", re.IGNORECASE)
+_CONNECT_TIMEOUT_S = 15.0
+_SLEEP_SLICE_S = 0.25
+_MAX_RETRY_AFTER_S = 600.0
+_CHUNK_BYTES = 1 << 16
+
+
+def _num(value: float, digits: int) -> str:
+    text = f"{value:.{digits}f}".rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
+
+
+def build_query(lon: float, lat: float, radius_m: float, timeout_s: int) -> str:
+    """Overpass QL for the PROTOCOL §1 candidates around one city centre: named ``highway``
+    ways, ``place=neighbourhood|suburb|quarter`` nodes and named administrative relations,
+    all with tags and geometry (``out geom``) so that no second request is needed."""
+    if not (-180.0 <= lon <= 180.0 and -90.0 <= lat <= 90.0):
+        raise InputError(f"city centre ({lon}, {lat}) is not a WGS84 lon/lat pair — give the "
+                         "longitude in [-180, 180] and the latitude in [-90, 90]")
+    if not radius_m > 0:
+        raise InputError(f"search radius must be positive, got {radius_m} m")
+    if not timeout_s > 0:
+        raise InputError(f"Overpass timeout must be positive, got {timeout_s} s")
+    around = f"(around:{_num(radius_m, 1)},{_num(lat, 7)},{_num(lon, 7)})"
+    return (f"[out:json][timeout:{int(timeout_s)}];\n(\n"
+            f'  way["highway"]["name"]{around};\n'
+            f'  node["place"~"^(neighbourhood|suburb|quarter)$"]{around};\n'
+            f'  rel["boundary"="administrative"]["name"]{around};\n'
+            ");\nout geom;\n")
+
+
+class _Retryable(Exception):
+    """One failed attempt that is worth repeating after a pause."""
+
+    def __init__(self, reason: str, retry_after: float | None = None):
+        super().__init__(reason)
+        self.reason, self.retry_after = reason, retry_after
+
+
+def _retry_after_seconds(header: str | None) -> float | None:
+    """``Retry-After`` as delta-seconds or as an HTTP date (RFC 9110 §10.2.3)."""
+    if not header:
+        return None
+    header = header.strip()
+    if header.isdigit():
+        return min(float(header), _MAX_RETRY_AFTER_S)
+    try:
+        when = email.utils.parsedate_to_datetime(header)
+    except (TypeError, ValueError):
+        return None
+    return min(max(when.timestamp() - time.time(), 0.0), _MAX_RETRY_AFTER_S)
+
+
+def _error_text(body: bytes, limit: int = 400) -> str:
+    """The readable part of Overpass's HTML error page (the lines saying ``Error: ...``)."""
+    text = re.sub(r"<[^>]+>", " ", body.decode("utf-8", "replace"))
+    lines = [" ".join(line.split()) for line in text.splitlines()]
+    errors = [line for line in lines if "error" in line.lower()]
+    return ("; ".join(errors or [line for line in lines if line]) or "empty answer")[:limit]
+
+
+class OverpassClient:
+    """Overpass API client with retries, cancellation and an on-disk response cache.
+
+    ``max_retries`` counts the repeats after the first attempt. The wait before retry *k*
+    (0-based) is ``backoff_s * 2**k`` stretched by up to ``jitter`` (a fraction, drawn from a
+    ``random.Random(seed)``), unless the server sent ``Retry-After``. ``sleep`` is injectable
+    so that tests record the waits instead of waiting.
+    """
+
+    def __init__(self, endpoint: str = DEFAULT_ENDPOINT, timeout_s: int = 180,
+                 max_retries: int = 4, backoff_s: float = 2.0, cache_dir: Path | None = None,
+                 session: requests.Session | None = None,
+                 sleep: Callable[[float], None] = time.sleep,
+                 jitter: float = 0.25, seed: int | None = None):
+        parts = urlsplit(endpoint or "")
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise InputError(f"Overpass endpoint {endpoint!r} is not an http(s) URL — give one "
+                             f"such as {DEFAULT_ENDPOINT}")
+        if max_retries < 0 or backoff_s < 0 or timeout_s <= 0:
+            raise InputError("Overpass client needs max_retries >= 0, backoff_s >= 0 and "
+                             "timeout_s > 0")
+        self.endpoint = endpoint
+        self.timeout_s, self.max_retries, self.backoff_s = int(timeout_s), max_retries, backoff_s
+        self.cache_dir = Path(cache_dir) if cache_dir is not None else None
+        self.session = session or requests.Session()
+        self.sleep, self.jitter, self._rng = sleep, jitter, random.Random(seed)
+
+    @property
+    def endpoint_label(self) -> str:
+        """The endpoint without user info, query or fragment: safe for logs and reports."""
+        parts = urlsplit(self.endpoint)
+        host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
+        host += f":{parts.port}" if parts.port else ""
+        return urlunsplit((parts.scheme, host, parts.path, "", ""))
+
+    def _redact(self, text: str) -> str:
+        """``text`` without the endpoint's user info or query string (they may hold keys)."""
+        parts = urlsplit(self.endpoint)
+        for secret in (parts.query, parts.password, parts.username):
+            if secret:
+                text = text.replace(secret, "***")
+        return text
+
+    def fetch_osm(self, lon: float, lat: float, radius_m: float,
+                  progress: Progress | None = None) -> OsmData:
+        """Query and parse everything PROTOCOL §1 needs around ``(lon, lat)``."""
+        payload = self.run_query(build_query(lon, lat, radius_m, self.timeout_s), progress)
+        data = parse_elements(payload)
+        stamp = (payload.get("osm3s") or {}).get("timestamp_osm_base", "unknown date")
+        data.source = (f"Overpass API {self.endpoint_label} (within {_num(radius_m, 1)} m of "
+                       f"lat {_num(lat, 6)}, lon {_num(lon, 6)}; OSM data of {stamp}; "
+                       "© OpenStreetMap contributors, ODbL)")
+        return data
+
+    def run_query(self, query: str, progress: Progress | None = None) -> dict:
+        """The decoded JSON answer to ``query``, from the cache when it holds one."""
+        key = hashlib.sha256((self.endpoint + "\n" + query).encode("utf-8")).hexdigest()
+        cached = self._read_cache(key, query)
+        if cached is not None:
+            return cached
+        attempts = self.max_retries + 1
+        last = "no answer"
+        for attempt in range(attempts):
+            check_cancel(progress, "the Overpass request")
+            if progress is not None:
+                progress.info(f"Overpass request to {self.endpoint_label} "
+                              f"(attempt {attempt + 1} of {attempts})")
+            try:
+                payload = self._attempt(query, progress)
+            except _Retryable as failure:
+                last = failure.reason
+                log.warning("Overpass %s: %s", self.endpoint_label, last)
+                if attempt + 1 < attempts:
+                    delay = failure.retry_after
+                    if delay is None:
+                        delay = self.backoff_s * 2 ** attempt
+                        delay *= 1.0 + self.jitter * self._rng.random()
+                    self._wait(delay, progress)
+                continue
+            self._write_cache(key, query, payload)
+            return payload
+        raise RemoteServiceError(
+            f"Overpass endpoint {self.endpoint_label} failed after {attempts} attempt(s); last "
+            f"answer: {last}. Check the endpoint URL, try again later (public Overpass servers "
+            "are often busy), or use a local OSM file (.osm / .osm.pbf) as the road source.")
+
+    def _attempt(self, query: str, progress: Progress | None) -> dict:
+        headers = {"User-Agent": USER_AGENT, "Accept": "application/json"}
+        try:
+            with self.session.post(self.endpoint, data={"data": query}, headers=headers,
+                                   timeout=(_CONNECT_TIMEOUT_S, self.timeout_s + 30.0),
+                                   stream=True) as response:
+                status = response.status_code
+                retry_after = _retry_after_seconds(response.headers.get("Retry-After"))
+                body = bytearray()
+                for chunk in response.iter_content(_CHUNK_BYTES):
+                    check_cancel(progress, "the Overpass download")
+                    body.extend(chunk)
+        except (requests.ConnectionError, requests.Timeout,
+                requests.exceptions.ChunkedEncodingError) as exc:
+            raise _Retryable(f"could not reach the endpoint ({type(exc).__name__}: "
+                             f"{self._redact(str(exc))[:200]})") from exc
+        except requests.RequestException as exc:
+            raise RemoteServiceError(f"Overpass request to {self.endpoint_label} failed: "
+                                     f"{self._redact(str(exc))}") from exc
+        if status in RETRYABLE_STATUS:
+            raise _Retryable(f"HTTP {status} ({_error_text(bytes(body), 160)})", retry_after)
+        if status != 200:
+            raise RemoteServiceError(
+                f"Overpass endpoint {self.endpoint_label} rejected the query with HTTP {status}: "
+                f"{_error_text(bytes(body))}. Check the endpoint URL and the query options.")
+        try:
+            payload = json.loads(bytes(body).decode("utf-8"))
+        except (UnicodeDecodeError, ValueError) as exc:
+            raise _Retryable(f"HTTP 200 with invalid JSON, {len(body)} bytes (truncated?)") from exc
+        if not isinstance(payload, dict) or not isinstance(payload.get("elements"), list):
+            raise _Retryable("HTTP 200 without an 'elements' list")
+        remark = str(payload.get("remark") or "")
+        if _FAILED_REMARK.search(remark):
+            raise _Retryable(f"HTTP 200 but the server gave up: {remark[:200]}")
+        if remark:
+            log.warning("Overpass %s remark: %s", self.endpoint_label, remark[:200])
+        return payload
+
+    def _wait(self, seconds: float, progress: Progress | None) -> None:
+        """Sleep in short slices so a cancel request is seen within a fraction of a second."""
+        remaining = seconds
+        while remaining > 1e-9:
+            check_cancel(progress, "the wait before an Overpass retry")
+            step = min(_SLEEP_SLICE_S, remaining)
+            self.sleep(step)
+            remaining -= step
+        check_cancel(progress, "the wait before an Overpass retry")
+
+    def _read_cache(self, key: str, query: str) -> dict | None:
+        path = self.cache_dir / f"overpass_{key}.json" if self.cache_dir else None
+        if path is None or not path.exists():
+            return None
+        try:
+            record = json.loads(path.read_text(encoding="utf-8"))
+            payload = record["payload"]
+            if record["query"] != query or not isinstance(payload["elements"], list):
+                raise ValueError("cache record does not match the query")
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            log.warning("ignoring unreadable Overpass cache file %s (%s)", path.name, exc)
+            return None
+        log.info("Overpass answer read from cache %s", path.name)
+        return payload
+
+    def _write_cache(self, key: str, query: str, payload: dict) -> None:
+        if self.cache_dir is not None:
+            record = {"endpoint": self.endpoint_label, "query": query, "payload": payload,
+                      "fetched_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+            write_json(self.cache_dir / f"overpass_{key}.json", record)
+
+
+def _geometry_lonlat(element: dict) -> list[tuple[float, float]]:
+    return [(float(p["lon"]), float(p["lat"])) for p in element.get("geometry") or () if p]
+
+
+def _assemble_polygons(members: list) -> tuple:
+    """Rings of a multipolygon relation from its way members' geometries: the lines of each
+    role are merged and polygonized; every inner ring goes to the smallest outer ring that
+    holds it. Unclosed rings (members outside the answer) give no polygon."""
+    lines: dict[str, list[LineString]] = {"outer": [], "inner": []}
+    for member in members or ():
+        role = member.get("role") or "outer"
+        points = _geometry_lonlat(member)
+        if member.get("type") == "way" and role in lines and len(points) >= 2:
+            lines[role].append(LineString(points))
+    if not lines["outer"]:
+        return ()
+
+    def rings(role: str) -> list[Polygon]:
+        if not lines[role]:
+            return []
+        noded = unary_union(linemerge(lines[role]))
+        return [Polygon(face.exterior) for face in polygonize(noded)]
+
+    shells = rings("outer")
+    holes: list[list[Polygon]] = [[] for _ in shells]
+    for hole in rings("inner"):
+        inside = hole.representative_point()
+        owners = [i for i, shell in enumerate(shells) if shell.covers(inside)]
+        if owners:
+            holes[min(owners, key=lambda i: shells[i].area)].append(hole)
+    polygons = []
+    for shell, own_holes in zip(shells, holes):
+        polygon = orient(Polygon(shell.exterior.coords, [h.exterior.coords for h in own_holes]))
+        polygons.append((tuple(polygon.exterior.coords),
+                         tuple(tuple(ring.coords) for ring in polygon.interiors)))
+    return tuple(polygons)
+
+
+def parse_elements(payload: dict) -> OsmData:
+    """Turn an ``out geom`` JSON answer into the :class:`OsmData` every road source returns
+    (PROTOCOL §1). Coordinates become ``(lon, lat)``; ways with under two points are skipped."""
+    data = OsmData()
+    skipped = 0
+    for element in payload.get("elements") or ():
+        kind, tags = element.get("type"), element.get("tags") or {}
+        name = (tags.get("name") or "").strip()
+        if not name:
+            continue
+        if kind == "way" and tags.get("highway"):
+            coords = tuple(_geometry_lonlat(element))
+            if len(coords) < 2:
+                skipped += 1
+                continue
+            data.ways.append(RoadWay(int(element["id"]), name, tags["highway"], coords))
+        elif kind == "node" and tags.get("place") in PLACE_VALUES and "lat" in element:
+            data.places.append(PlaceNode(int(element["id"]), name, tags["place"],
+                                         float(element["lon"]), float(element["lat"])))
+        elif kind == "relation" and tags.get("boundary") == "administrative":
+            polygons = _assemble_polygons(element.get("members"))
+            if not polygons:
+                log.debug("admin relation %s (%s) has no closed ring", element.get("id"), name)
+                continue
+            level = str(tags.get("admin_level") or "")
+            data.admin_areas.append(AdminArea(int(element["id"]), name,
+                                              int(level) if level.isdigit() else None, polygons))
+    if skipped:
+        log.info("%d named ways had fewer than two points in the Overpass answer", skipped)
+    return data

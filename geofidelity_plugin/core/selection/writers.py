@@ -1,0 +1,91 @@
+"""Write the selected segments: a GeoPackage line layer (atomic), and a short HTML summary."""
+from __future__ import annotations
+
+import html
+from collections import Counter
+from pathlib import Path
+
+from .. import atomic
+from .segments import Segment
+
+LAYER_NAME = "segments"
+
+SCHEMA = {
+    "geometry": "LineString",
+    "properties": {
+        "segment_id": "str:64", "city": "str:80", "country": "str:80", "country_code": "str:2",
+        "street_name": "str:120", "neighbourhood": "str:120", "neighbourhood_source": "str:16",
+        "road_class": "str:32", "highway": "str:32", "length_m": "float",
+        "merged_length_m": "float", "centroid_lon": "float", "centroid_lat": "float",
+        "driving_side": "str:5", "osm_way_ids": "str:2000", "distance_to_centre_m": "float",
+        "selection_rank": "int", "addressable": "int",
+    },
+}
+
+
+def write_segments_gpkg(segments: list[Segment], path: str | Path) -> Path:
+    """Write (or replace) ``path`` with one ``segments`` layer in EPSG:4326."""
+    import fiona
+    from fiona.crs import CRS
+    from shapely.geometry import mapping
+
+    path = Path(path)
+    with atomic.atomic_path(path, suffix=".gpkg") as tmp:
+        with fiona.open(tmp, "w", driver="GPKG", layer=LAYER_NAME, schema=SCHEMA,
+                        crs=CRS.from_epsg(4326)) as dst:
+            for s in segments:
+                props = s.attributes()
+                props["addressable"] = int(props["addressable"])
+                dst.write({"geometry": mapping(s.geometry), "properties": props})
+    return path
+
+
+def read_segments_gpkg(path: str | Path) -> list[dict]:
+    """Read the attribute rows (and WKT geometry) of a segments GeoPackage."""
+    import fiona
+    from shapely.geometry import shape
+
+    rows = []
+    with fiona.open(path, layer=LAYER_NAME) as src:
+        for feat in src:
+            row = dict(feat["properties"])
+            row["geometry"] = shape(feat["geometry"])
+            rows.append(row)
+    return rows
+
+
+def write_summary_html(segments: list[Segment], path: str | Path, manifest: dict) -> Path:
+    """A one-page summary: segments per class and city, lengths, addressability."""
+    by_class = Counter(s.road_class for s in segments)
+    by_city = Counter(s.city for s in segments)
+    unique = sum(s.addressable for s in segments)
+    esc = html.escape
+    rows = "".join(
+        f"<tr><td>{esc(s.segment_id)}</td><td>{esc(s.city)}</td><td>{esc(s.street_name)}</td>"
+        f"<td>{esc(s.neighbourhood or '—')}</td><td>{esc(s.road_class)}</td>"
+        f"<td class=n>{s.length_m:.0f}</td><td class=n>{s.merged_length_m:.0f}</td>"
+        f"<td>{s.driving_side}</td><td>{'yes' if s.addressable else 'no'}</td></tr>"
+        for s in segments)
+    classes = "".join(f"<tr><td>{esc(k)}</td><td class=n>{v}</td></tr>" for k, v in sorted(by_class.items()))
+    cities = "".join(f"<tr><td>{esc(k)}</td><td class=n>{v}</td></tr>" for k, v in sorted(by_city.items()))
+    lengths = [s.length_m for s in segments]
+    opts = manifest.get("options", {})
+    text = f"""<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>GeoFidelity — selected segments</title>
+<style>body{{font-family:sans-serif;margin:2em;max-width:70em}}table{{border-collapse:collapse;margin:1em 0}}
+td,th{{border:1px solid #bbb;padding:.25em .6em}}th{{background:#eee}}.n{{text-align:right}}</style></head>
+<body><h1>Selected road segments</h1>
+<p>{len(segments)} segments in {len(by_city)} cities from {esc(str(manifest.get('inputs', {}).get('road_source', '')))}.
+Radius {opts.get('radius_m')} m, minimum length {opts.get('min_length_m')} m, clipped to
+{opts.get('clip_length_m')} m, spacing ≥ {opts.get('min_spacing_m')} m, seed {opts.get('seed')}.</p>
+<p>Lengths: min {min(lengths, default=0):.0f} m, median {sorted(lengths)[len(lengths) // 2] if lengths else 0:.0f} m,
+max {max(lengths, default=0):.0f} m.</p>
+<p><b>Addressability:</b> {unique} of {len(segments)} segments have a unique (city, neighbourhood, street).</p>
+<h2>Per road class</h2><table><tr><th>class</th><th>segments</th></tr>{classes}</table>
+<h2>Per city</h2><table><tr><th>city</th><th>segments</th></tr>{cities}</table>
+<h2>Segments</h2><table><tr><th>segment_id</th><th>city</th><th>street</th><th>neighbourhood</th>
+<th>class</th><th>length m</th><th>merged m</th><th>driving</th><th>addressable</th></tr>{rows}</table>
+<p>Road data © OpenStreetMap contributors (ODbL).</p></body></html>
+"""
+    atomic.write_text(path, text)
+    return Path(path)

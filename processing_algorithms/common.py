@@ -1,0 +1,73 @@
+"""Glue shared by the algorithms: progress adapter, error translation, styled loading."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from qgis.core import (QgsProcessingContext, QgsProcessingException,
+                       QgsProcessingLayerPostProcessorInterface)
+
+from . import RESOURCES
+
+
+class FeedbackProgress:
+    """Adapts ``QgsProcessingFeedback`` to the core's ``Progress`` protocol."""
+
+    def __init__(self, feedback):
+        self.feedback = feedback
+
+    def set_progress(self, percent: float) -> None:
+        if self.feedback is not None:
+            self.feedback.setProgress(percent)
+
+    def info(self, message: str) -> None:
+        if self.feedback is not None:
+            self.feedback.pushInfo(message)
+
+    def warning(self, message: str) -> None:
+        if self.feedback is not None:
+            self.feedback.pushWarning(message)
+
+    def is_canceled(self) -> bool:
+        return self.feedback is not None and self.feedback.isCanceled()
+
+
+def run_core(func, *args, **kwargs):
+    """Call the core; user-caused errors become ``QgsProcessingException`` with the same text."""
+    from geofidelity_plugin.core.errors import GeoFidelityError
+
+    try:
+        return func(*args, **kwargs)
+    except GeoFidelityError as exc:
+        raise QgsProcessingException(str(exc)) from exc
+
+
+class StylePostProcessor(QgsProcessingLayerPostProcessorInterface):
+    """Applies a ``.qml`` from ``resources/styles`` to a layer when it is loaded."""
+
+    _keep = []  # QGIS does not own Python post-processors: keep them alive
+
+    def __init__(self, qml: str):
+        super().__init__()
+        self.qml = qml
+
+    def postProcessLayer(self, layer, context, feedback):  # noqa: N802
+        if layer is not None and layer.isValid():
+            layer.loadNamedStyle(str(RESOURCES / "styles" / self.qml))
+            layer.triggerRepaint()
+
+    @classmethod
+    def create(cls, qml: str) -> "StylePostProcessor":
+        proc = cls(qml)
+        cls._keep.append(proc)
+        return proc
+
+
+def load_on_completion(context: QgsProcessingContext, uri: str, name: str, output: str,
+                       qml: str) -> None:
+    details = QgsProcessingContext.LayerDetails(name, context.project(), output)
+    details.setPostProcessor(StylePostProcessor.create(qml))
+    context.addLayerToLoadOnCompletion(uri, details)
+
+
+def style_path(qml: str) -> Path:
+    return RESOURCES / "styles" / qml

@@ -1,0 +1,24 @@
+"""The ``geofidelity`` provider."""
+from qgis.core import QgsProcessingProvider
+from qgis.PyQt.QtGui import QIcon
+
+from . import RESOURCES
+from .select_segments import SelectSegmentsAlgorithm
+
+
+class GeoFidelityProvider(QgsProcessingProvider):
+    def loadAlgorithms(self):  # noqa: N802
+        for alg in (SelectSegmentsAlgorithm(),):
+            self.addAlgorithm(alg)
+
+    def id(self):
+        return "geofidelity"
+
+    def name(self):
+        return "GeoFidelity"
+
+    def longName(self):  # noqa: N802
+        return "GeoFidelity — named-street fidelity of text-to-image models"
+
+    def icon(self):
+        return QIcon(str(RESOURCES / "icons" / "geofidelity.svg"))

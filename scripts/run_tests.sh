@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Run the whole suite; "no tests collected" (pytest exit 5) is a failure.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+.venv/bin/python -m pytest tests -ra "$@"
+rc=$?
+if [ "$rc" -eq 5 ]; then
+  echo "no tests were collected — failing" >&2
+  exit 1
+fi
+exit "$rc"
