@@ -58,9 +58,7 @@ plugin:
 	find $(PLUGIN_DIR) -name '__pycache__' -prune -exec rm -rf {} +
 
 zip: plugin
-	mkdir -p dist && rm -f $(ZIP)
-	cd $(BUILD)/plugins && zip -q -r -X $(abspath $(ZIP)) geofidelity_plugin
-	@echo "plugin zip: $(ZIP) ($$(du -h $(ZIP) | cut -f1))"
+	$(SYSTEM_PYTHON) scripts/build_zip.py $(ZIP)
 
 test: setup
 	bash scripts/run_tests.sh

@@ -32,7 +32,7 @@ N_SEGMENTS, N_REFERENCE, N_GENERATED, DIM, N_CITIES = 112, 67, 4, 768, 25
 
 def build_data(seed: int = 7) -> dict:
     rng = np.random.default_rng(seed)
-    city = np.arange(N_SEGMENTS) % N_CITIES
+    city = rng.integers(0, N_CITIES, N_SEGMENTS)
     neighbourhood = rng.integers(0, 3, N_SEGMENTS)
     left_hand = city % 4 == 0
     common = rng.normal(0, 1, DIM) * 4.0
@@ -61,7 +61,7 @@ def build_data(seed: int = 7) -> dict:
     for mi, model in enumerate(MODELS):
         model_bias = rng.normal(0, 1, DIM) * 2.0
         for ci, condition in enumerate(CONDITIONS):
-            pull = 0.3 + 0.1 * (condition in ("L1", "L2")) + 0.05 * ci / len(CONDITIONS)
+            pull = 0.12 + 0.04 * (condition in ("L1", "L2")) + 0.02 * ci / len(CONDITIONS)
             for s in range(N_SEGMENTS):
                 centre = common + model_bias + pull * (segment_centre[s] - common)
                 panels.append(centre + rng.normal(0, 3, (N_GENERATED, DIM)))

@@ -28,7 +28,7 @@ class SelectSegmentsAlgorithm(QgsProcessingAlgorithm):
     ROAD_LAYER, PLACE_LAYER = "ROAD_LAYER", "PLACE_LAYER"
     RADIUS, MIN_LENGTH, CLIP_LENGTH, MIN_SPACING = "RADIUS", "MIN_LENGTH", "CLIP_LENGTH", "MIN_SPACING"
     MAX_PER_CITY, SEED, ROAD_CLASSES, INCLUDE_OTHER = "MAX_PER_CITY", "SEED", "ROAD_CLASSES", "INCLUDE_OTHER"
-    HOOD_DISTANCE, OUTPUT = "NEIGHBOURHOOD_MAX_DISTANCE", "OUTPUT"
+    HOOD_DISTANCE, OUTPUT, RETRIES = "NEIGHBOURHOOD_MAX_DISTANCE", "OUTPUT", "OVERPASS_RETRIES"
 
     def name(self):
         return "select_segments"
@@ -69,6 +69,8 @@ class SelectSegmentsAlgorithm(QgsProcessingAlgorithm):
         self.addParameter(QgsProcessingParameterString(
             self.OVERPASS_URL, "Overpass endpoint", defaultValue="https://overpass-api.de/api/interpreter",
             optional=True))
+        self.addParameter(_advanced(QgsProcessingParameterNumber(
+            self.RETRIES, "Overpass retries (busy / timeout answers)", defaultValue=4, minValue=0)))
         self.addParameter(QgsProcessingParameterFeatureSource(
             self.ROAD_LAYER, "Road line layer (fields name, highway)", [QgsProcessing.TypeVectorLine],
             optional=True))
@@ -187,7 +189,8 @@ class SelectSegmentsAlgorithm(QgsProcessingAlgorithm):
             from geofidelity_plugin.core.paths import cache_dir
 
             url = self.parameterAsString(parameters, self.OVERPASS_URL, context)
-            road_source = OverpassClient(url, cache_dir=cache_dir() / "overpass")
+            road_source = OverpassClient(url, cache_dir=cache_dir() / "overpass",
+                                         max_retries=self.parameterAsInt(parameters, self.RETRIES, context))
         else:
             road_source = self._road_layer(parameters, context)
         output = self.parameterAsFileOutput(parameters, self.OUTPUT, context)

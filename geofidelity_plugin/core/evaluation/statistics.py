@@ -19,6 +19,7 @@ N_RESAMPLES = 5000
 CONFIDENCE = 0.95
 BOOTSTRAP_SEED = 0
 _CELLS_PER_CHUNK = 1 << 22
+_CELLS_PER_PLAIN_CHUNK = 1 << 18
 
 Number = Union[float, np.ndarray]
 
@@ -68,13 +69,16 @@ def _ratio(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
 def _finish(stats: np.ndarray, estimate: np.ndarray, n: np.ndarray, one_d: bool,
             n_resamples: int, confidence: float, seed: int, method: str) -> BootstrapResult:
     alpha = (1.0 - confidence) / 2.0
+    percents = [100 * alpha, 100 * (1 - alpha)]
+    complete = ~np.isnan(stats).any(axis=0)
     low = np.full(stats.shape[1], np.nan)
     high = np.full(stats.shape[1], np.nan)
-    for col in range(stats.shape[1]):
-        column = stats[:, col]
-        column = column[~np.isnan(column)]
+    if complete.any():
+        low[complete], high[complete] = np.percentile(stats[:, complete], percents, axis=0)
+    for col in np.flatnonzero(~complete):
+        column = stats[~np.isnan(stats[:, col]), col]
         if column.size:
-            low[col], high[col] = np.percentile(column, [100 * alpha, 100 * (1 - alpha)])
+            low[col], high[col] = np.percentile(column, percents)
     if one_d:
         return BootstrapResult(float(estimate[0]), float(low[0]), float(high[0]), int(n[0]),
                                n_resamples, confidence, seed, method)
@@ -95,7 +99,7 @@ def bootstrap_mean(values, *, n_resamples: int = N_RESAMPLES, confidence: float 
     filled = np.where(present, data, 0.0)
     weight = present.astype(np.float64)
     rng = np.random.default_rng(seed)
-    chunk = max(1, _CELLS_PER_CHUNK // n_units)
+    chunk = max(1, _CELLS_PER_PLAIN_CHUNK // n_units)
     stats = np.empty((n_resamples, data.shape[1]))
     for start in range(0, n_resamples, chunk):
         size = min(chunk, n_resamples - start)
@@ -104,6 +108,48 @@ def bootstrap_mean(values, *, n_resamples: int = N_RESAMPLES, confidence: float 
     n = present.sum(axis=0)
     estimate = _ratio(filled.sum(axis=0), n)
     return _finish(stats, estimate, n, one_d, n_resamples, confidence, seed, "percentile")
+
+
+def _two_stage_chunk(rng: np.random.Generator, size: int, members: list[np.ndarray],
+                     filled: np.ndarray, present: np.ndarray, by_city: bool) -> np.ndarray:
+    """``size`` two-stage resamples (cities, then units within each drawn city) → (size, k).
+
+    A *slot* is one drawn city in one resample. Every unit drawn into a slot adds a weight (1,
+    or 1/city size when each city weighs the same) to a (resample × unit) matrix, so complete
+    columns need one matrix product. Under city weighting, a column with missing values
+    averages only the slots that hold a value: its slot means are formed city by city (the
+    slots come ordered by resample) and summed into their resamples with ``reduceat``.
+    """
+    n_cities, (n_units, k) = len(members), filled.shape
+    times_drawn = _count_matrix(rng.integers(0, n_cities, size=(size, n_cities)),
+                                n_cities).astype(np.int64)
+    resample_ids = np.arange(size)
+    gappy = np.flatnonzero(~present.all(axis=0)) if by_city else np.empty(0, dtype=np.int64)
+    gappy_values = np.hstack([filled[:, gappy], present[:, gappy]])
+    gappy_total = np.zeros((size, 2 * gappy.size))
+    cells, cell_weights = [], []
+    for c, units in enumerate(members):
+        owner = np.repeat(resample_ids, times_drawn[:, c])
+        if owner.size == 0:
+            continue
+        draws = rng.integers(0, len(units), size=(owner.size, len(units)))
+        cells.append((owner[:, None] * n_units + units[draws]).ravel())
+        cell_weights.append(np.full(draws.size, 1.0 / len(units) if by_city else 1.0))
+        if gappy.size:
+            slot = _count_matrix(draws, len(units)) @ gappy_values[units]
+            has = slot[:, gappy.size:] > 0
+            with np.errstate(divide="ignore", invalid="ignore"):
+                slot = np.hstack([np.where(has, slot[:, :gappy.size] / slot[:, gappy.size:], 0),
+                                  has])
+            starts = np.flatnonzero(np.r_[True, owner[1:] != owner[:-1]])
+            gappy_total[owner[starts]] += np.add.reduceat(slot, starts, axis=0)
+    weights = np.bincount(np.concatenate(cells), weights=np.concatenate(cell_weights),
+                          minlength=size * n_units).reshape(size, n_units)
+    if not by_city:
+        return _ratio(weights @ filled, weights @ present)
+    stats = weights @ filled / n_cities
+    stats[:, gappy] = _ratio(gappy_total[:, :gappy.size], gappy_total[:, gappy.size:])
+    return stats
 
 
 def city_balanced_bootstrap(values, cities: Sequence[Any], *, n_resamples: int = N_RESAMPLES,
@@ -133,24 +179,8 @@ def city_balanced_bootstrap(values, cities: Sequence[Any], *, n_resamples: int =
     stats = np.empty((n_resamples, k))
     for start in range(0, n_resamples, chunk):
         size = min(chunk, n_resamples - start)
-        drawn = rng.integers(0, n_cities, size=(size, n_cities))
-        slot_sum = np.zeros((size, n_cities, k))
-        slot_count = np.zeros((size, n_cities, k))
-        for c, units in enumerate(members):
-            where = np.nonzero(drawn == c)
-            if where[0].size == 0:
-                continue
-            counts = _count_matrix(rng.integers(0, len(units), size=(where[0].size, len(units))),
-                                   len(units))
-            slot_sum[where] = counts @ filled[units]
-            slot_count[where] = counts @ weight[units]
-        if weighting == "city":
-            slot_mean = _ratio(slot_sum, slot_count)
-            has = ~np.isnan(slot_mean)
-            stats[start:start + size] = _ratio(np.where(has, slot_mean, 0.0).sum(axis=1),
-                                               has.sum(axis=1))
-        else:
-            stats[start:start + size] = _ratio(slot_sum.sum(axis=1), slot_count.sum(axis=1))
+        stats[start:start + size] = _two_stage_chunk(rng, size, members, filled, weight,
+                                                     weighting == "city")
     n = present.sum(axis=0)
     if weighting == "city":
         city_means = np.stack([_ratio(filled[u].sum(axis=0), present[u].sum(axis=0))

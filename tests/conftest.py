@@ -1,0 +1,66 @@
+"""Shared fixtures. QGIS runs offscreen (pytest-qgis starts it); the model hub is offline."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+
+import pytest  # noqa: E402
+
+REPO = Path(__file__).resolve().parent.parent
+EXTERNAL = REPO / "data" / "external"
+OSM = EXTERNAL / "osm"
+PHOTOS = EXTERNAL / "photos"
+VENV_SITE = REPO / ".venv" / "lib" / "python3.11" / "site-packages"
+
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+
+
+def external(path: Path) -> Path:
+    if not path.exists():
+        pytest.fail(f"test data {path} missing — run `make test` (it fetches the data)")
+    return path
+
+
+@pytest.fixture(scope="session")
+def helsinki_pbf() -> Path:
+    return external(OSM / "Helsinki.osm.pbf")
+
+
+@pytest.fixture(scope="session")
+def town_pbf() -> Path:
+    return external(OSM / "test.osm.pbf")
+
+
+@pytest.fixture(scope="session")
+def oakland_bz2() -> Path:
+    return external(OSM / "West-Oakland.osm.bz2")
+
+
+@pytest.fixture(scope="session")
+def qgis_provider(qgis_app, qgis_processing):
+    """The ``geofidelity`` provider registered in the test's QGIS (repository layout)."""
+    from geofidelity_plugin.qgis_env import register_provider
+
+    return register_provider()
+
+
+def qgis_process_env(plugin_root: Path, home: Path) -> dict:
+    env = dict(os.environ)
+    env.update({"QGIS_PLUGINPATH": str(plugin_root), "HOME": str(home),
+                "QT_QPA_PLATFORM": "offscreen", "XDG_RUNTIME_DIR": str(home / "runtime"),
+                "GEOFIDELITY_PYTHONPATH": str(VENV_SITE), "PYTHONDONTWRITEBYTECODE": "1"})
+    env.pop("PYTHONPATH", None)
+    (home / "runtime").mkdir(parents=True, exist_ok=True, mode=0o700)
+    return env
+
+
+def run_qgis_process(args: list[str], env: dict, timeout: int = 300) -> subprocess.CompletedProcess:
+    return subprocess.run(["qgis_process.bin", *args], env=env, capture_output=True, text=True,
+                          timeout=timeout)

@@ -1,0 +1,88 @@
+"""The plugin as users install it: the zip built by `make zip`, unpacked into a plugin folder,
+loaded by the real ``qgis_process.bin`` (a crash at exit counts as a failure)."""
+from __future__ import annotations
+
+import json
+import subprocess
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO, qgis_process_env, run_qgis_process
+
+ALG = "geofidelity:select_segments"
+BINARY_SUFFIXES = (".so", ".pyc", ".pbf", ".bz2", ".onnx", ".safetensors", ".bin", ".pt", ".exe", ".dll")
+
+
+@pytest.fixture(scope="module")
+def plugin_zip(tmp_path_factory) -> Path:
+    subprocess.run(["make", "-s", "zip"], cwd=REPO, check=True, capture_output=True)
+    zips = sorted((REPO / "dist").glob("geofidelity_plugin-*.zip"))
+    assert zips, "make zip produced no zip"
+    return zips[-1]
+
+
+@pytest.fixture(scope="module")
+def installed(plugin_zip, tmp_path_factory):
+    root = tmp_path_factory.mktemp("qgis_plugins")
+    with zipfile.ZipFile(plugin_zip) as zf:
+        zf.extractall(root)
+    home = tmp_path_factory.mktemp("home")
+    env = qgis_process_env(root, home)
+    enable = run_qgis_process(["plugins", "enable", "geofidelity_plugin"], env)
+    assert enable.returncode == 0, enable.stdout + enable.stderr
+    return root, env
+
+
+def test_zip_contents(plugin_zip):
+    assert plugin_zip.stat().st_size < 25 * 1024 * 1024
+    with zipfile.ZipFile(plugin_zip) as zf:
+        names = zf.namelist()
+    assert all(n.startswith("geofidelity_plugin/") for n in names)
+    for required in ("metadata.txt", "__init__.py", "core/__init__.py", "processing_algorithms/provider.py",
+                     "resources/styles/segments_by_class.qml", "resources/data/driving_side.csv", "LICENSE"):
+        assert f"geofidelity_plugin/{required}" in names
+    assert not [n for n in names if n.endswith(BINARY_SUFFIXES) or "__pycache__" in n]
+
+
+def test_metadata_complete():
+    import configparser
+
+    meta = configparser.ConfigParser()
+    meta.read(REPO / "metadata.txt", encoding="utf-8")
+    general = meta["general"]
+    for key in ("name", "qgisMinimumVersion", "description", "about", "version", "author", "email",
+                "tracker", "repository", "tags", "hasProcessingProvider"):
+        assert general.get(key), key
+    assert general["qgisMinimumVersion"] == "3.22"
+    assert "torch" in general["about"] and "osmium" in general["about"]
+
+
+def test_qgis_process_lists_algorithm(installed):
+    _, env = installed
+    out = run_qgis_process(["list"], env)
+    assert out.returncode == 0, out.stderr
+    assert ALG in out.stdout
+
+
+def test_qgis_process_runs_select_segments(installed, tmp_path, helsinki_pbf):
+    root, env = installed
+    target = tmp_path / "segments.gpkg"
+    cities = root / "geofidelity_plugin" / "resources" / "data" / "demo_cities.csv"
+    out = run_qgis_process(["run", ALG, "--json", "--", f"CITIES={cities}", f"OSM_FILE={helsinki_pbf}",
+                            f"OUTPUT={target}"], env)
+    assert out.returncode == 0, f"exit {out.returncode}\n{out.stdout[-2000:]}\n{out.stderr[-2000:]}"
+    payload = json.loads(out.stdout[out.stdout.index("{"):])
+    assert payload["results"]["SEGMENT_COUNT"] >= 3
+    assert target.exists() and Path(payload["results"]["MANIFEST"]).exists()
+
+
+def test_qgis_process_bad_input_fails_cleanly(installed, tmp_path):
+    root, env = installed
+    cities = root / "geofidelity_plugin" / "resources" / "data" / "demo_cities.csv"
+    out = run_qgis_process(["run", ALG, "--", f"CITIES={cities}", "OSM_FILE=/nonexistent.osm.pbf",
+                            f"OUTPUT={tmp_path / 'x.gpkg'}"], env)
+    assert out.returncode == 1, (out.returncode, out.stderr[-1000:])
+    assert "OSM file not found" in out.stdout + out.stderr
+    assert not (tmp_path / "x.gpkg").exists()
