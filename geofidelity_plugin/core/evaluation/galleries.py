@@ -1,0 +1,117 @@
+"""Retrieval galleries (PROTOCOL §3): per target, its own reference panel and up to four
+negative panels of distinct segments, one per kind, plus a stricter same-neighbourhood negative
+kept apart from the main gallery.
+
+Random choices use a generator seeded by (seed, target segment_id), so a target's gallery does
+not change when other segments are added or reordered.
+"""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import InputError
+
+NEAREST_SAME_CITY = "nearest_same_city"
+SAME_CITY_OTHER_NEIGHBOURHOOD = "same_city_other_neighbourhood"
+SAME_DRIVING_SIDE_OTHER_CITY = "same_driving_side_other_city"
+RANDOM_OTHER_CITY = "random_other_city"
+SAME_NEIGHBOURHOOD = "same_neighbourhood"
+
+#: The main gallery's negative kinds, in the protocol's order.
+MAIN_KINDS = (NEAREST_SAME_CITY, SAME_CITY_OTHER_NEIGHBOURHOOD, SAME_DRIVING_SIDE_OTHER_CITY,
+              RANDOM_OTHER_CITY)
+#: The published release's evaluator uses same-neighbourhood in place of nearest-same-city.
+RELEASE_KINDS = (SAME_NEIGHBOURHOOD, SAME_CITY_OTHER_NEIGHBOURHOOD, SAME_DRIVING_SIDE_OTHER_CITY,
+                 RANDOM_OTHER_CITY)
+ALL_KINDS = MAIN_KINDS + (SAME_NEIGHBOURHOOD,)
+
+
+@dataclass(frozen=True)
+class SegmentInfo:
+    segment_id: str
+    city: str
+    neighbourhood: str
+    driving_side: str
+    lon: float
+    lat: float
+
+
+def _rng(seed: int, segment_id: str) -> np.random.Generator:
+    digest = int.from_bytes(hashlib.sha256(segment_id.encode("utf-8")).digest()[:8], "little")
+    return np.random.default_rng([int(seed), digest])
+
+
+def _haversine_m(lon1, lat1, lon2, lat2):
+    lon1, lat1, lon2, lat2 = map(np.radians, (lon1, lat1, lon2, lat2))
+    a = np.sin((lat2 - lat1) / 2) ** 2 + np.cos(lat1) * np.cos(lat2) * np.sin((lon2 - lon1) / 2) ** 2
+    return 2 * 6371008.8 * np.arcsin(np.sqrt(np.clip(a, 0, 1)))
+
+
+def segment_infos(segments: list[dict]) -> list[SegmentInfo]:
+    return [SegmentInfo(s["segment_id"], s["city"], s.get("neighbourhood") or "",
+                        s.get("driving_side") or "", float(s["centroid_lon"]), float(s["centroid_lat"]))
+            for s in segments]
+
+
+def build_galleries(segments: list[dict], seed: int = 0, keep: dict | None = None) -> dict[str, dict[str, str | None]]:
+    """Return ``segment_id → {kind: negative segment_id or None}`` for every retained segment.
+
+    ``keep`` holds galleries to respect (e.g. the published release's own ``neg_*`` ids): its
+    non-empty entries are used as they are and only missing kinds are filled.
+    """
+    infos = segment_infos(segments)
+    if len({i.segment_id for i in infos}) != len(infos):
+        raise InputError("segment ids are not unique — cannot build galleries")
+    keep = keep or {}
+    lon = np.array([i.lon for i in infos])
+    lat = np.array([i.lat for i in infos])
+    out: dict[str, dict[str, str | None]] = {}
+    for t, target in enumerate(infos):
+        rng = _rng(seed, target.segment_id)
+        given = {k: v for k, v in keep.get(target.segment_id, {}).items() if v}
+        used = {target.segment_id, *given.values()}
+        gallery: dict[str, str | None] = {}
+        same_city = [i for i, s in enumerate(infos) if s.city == target.city and i != t]
+        other_city = [i for i, s in enumerate(infos) if s.city != target.city]
+
+        def pick(kind, candidates, nearest=False):
+            if kind in given:
+                gallery[kind] = given[kind]
+                return
+            pool = [i for i in candidates if infos[i].segment_id not in used]
+            if not pool:
+                gallery[kind] = None
+                return
+            if nearest:
+                d = _haversine_m(target.lon, target.lat, lon[pool], lat[pool])
+                choice = pool[int(np.lexsort((np.array([infos[i].segment_id for i in pool]), d))[0])]
+            else:
+                choice = pool[int(rng.integers(len(pool)))]
+            gallery[kind] = infos[choice].segment_id
+            used.add(infos[choice].segment_id)
+
+        pick(NEAREST_SAME_CITY, same_city, nearest=True)
+        pick(SAME_CITY_OTHER_NEIGHBOURHOOD,
+             [i for i in same_city if infos[i].neighbourhood != target.neighbourhood])
+        pick(SAME_DRIVING_SIDE_OTHER_CITY,
+             [i for i in other_city if infos[i].driving_side == target.driving_side])
+        pick(RANDOM_OTHER_CITY, other_city)
+        # the strict negative is chosen apart: it may repeat a main-gallery segment
+        strict_pool = [i for i in same_city if target.neighbourhood and infos[i].neighbourhood == target.neighbourhood]
+        if SAME_NEIGHBOURHOOD in given:
+            gallery[SAME_NEIGHBOURHOOD] = given[SAME_NEIGHBOURHOOD]
+        elif strict_pool:
+            d = _haversine_m(target.lon, target.lat, lon[strict_pool], lat[strict_pool])
+            gallery[SAME_NEIGHBOURHOOD] = infos[strict_pool[int(np.argmin(d))]].segment_id
+        else:
+            gallery[SAME_NEIGHBOURHOOD] = None
+        out[target.segment_id] = gallery
+    return out
+
+
+def gallery_size(gallery: dict[str, str | None], kinds=MAIN_KINDS) -> int:
+    """Realised K: the target plus the negatives found among ``kinds``."""
+    return 1 + sum(1 for k in kinds if gallery.get(k))

@@ -1,0 +1,202 @@
+"""The benchmark store: segments, reference panels, galleries and generated panels of one
+benchmark in a single SQLite file beside the images (PROTOCOL §2–§4 inputs of §5–§7).
+
+SQLite's atomic commits make it safe against a crash mid-write: every public write is one
+transaction, so a killed run leaves either the old or the new rows, never half of them. Image
+paths are stored relative to the store's folder when they lie inside it, so a benchmark folder
+can be moved or shared as a whole.
+"""
+from __future__ import annotations
+
+import json
+import sqlite3
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Iterator
+
+from ..errors import InputError
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS segments (
+    segment_id TEXT PRIMARY KEY, city TEXT NOT NULL, country TEXT, country_code TEXT,
+    street_name TEXT, neighbourhood TEXT, road_class TEXT, driving_side TEXT,
+    centroid_lon REAL NOT NULL, centroid_lat REAL NOT NULL, geometry_wkt TEXT, extra_json TEXT);
+CREATE TABLE IF NOT EXISTS reference_images (
+    reference_id TEXT PRIMARY KEY, segment_id TEXT NOT NULL REFERENCES segments(segment_id),
+    image_id TEXT, image_path TEXT NOT NULL, lon REAL, lat REAL, captured_at_ms INTEGER,
+    audit TEXT CHECK (audit IN ('accept', 'reject') OR audit IS NULL), note TEXT);
+CREATE INDEX IF NOT EXISTS reference_by_segment ON reference_images(segment_id);
+CREATE TABLE IF NOT EXISTS galleries (
+    segment_id TEXT NOT NULL, kind TEXT NOT NULL, negative_segment_id TEXT NOT NULL,
+    PRIMARY KEY (segment_id, kind));
+CREATE TABLE IF NOT EXISTS generated_images (
+    model TEXT NOT NULL, condition TEXT NOT NULL, segment_id TEXT NOT NULL,
+    sample_index INTEGER NOT NULL, image_path TEXT NOT NULL, seed INTEGER, prompt TEXT,
+    prompt_meta TEXT, origin TEXT, clip_score REAL,
+    PRIMARY KEY (model, condition, segment_id, sample_index));
+"""
+
+SEGMENT_COLUMNS = ("segment_id", "city", "country", "country_code", "street_name", "neighbourhood",
+                   "road_class", "driving_side", "centroid_lon", "centroid_lat", "geometry_wkt")
+
+
+@dataclass(frozen=True)
+class GeneratedImage:
+    model: str
+    condition: str
+    segment_id: str
+    sample_index: int
+    image_path: str
+    seed: int | None = None
+    prompt: str | None = None
+    prompt_meta: str | None = None
+    origin: str | None = None
+    clip_score: float | None = None
+
+
+class BenchmarkStore:
+    """Open (or create) ``path``; ``root`` for relative image paths is its folder."""
+
+    def __init__(self, path: str | Path, create: bool = True):
+        self.path = Path(path)
+        if not create and not self.path.exists():
+            raise InputError(f"benchmark store not found: {self.path} — import a release or build "
+                             "one with the earlier stages first")
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.root = self.path.parent.resolve()
+        self.db = sqlite3.connect(str(self.path), timeout=60, isolation_level=None)
+        self.db.row_factory = sqlite3.Row
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA busy_timeout=60000")
+        self.db.executescript(SCHEMA)  # idempotent (IF NOT EXISTS); executescript commits itself
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield self.db
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
+
+    # -- paths -------------------------------------------------------------------------------
+    def relative(self, path: str | Path) -> str:
+        p = Path(path).resolve()
+        try:
+            return str(p.relative_to(self.root))
+        except ValueError:
+            return str(p)
+
+    def absolute(self, stored: str) -> Path:
+        p = Path(stored)
+        return p if p.is_absolute() else self.root / p
+
+    # -- meta --------------------------------------------------------------------------------
+    def set_meta(self, key: str, value) -> None:
+        with self.transaction():
+            self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, json.dumps(value)))
+
+    def meta(self, key: str, default=None):
+        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return json.loads(row[0]) if row else default
+
+    # -- segments ----------------------------------------------------------------------------
+    def put_segments(self, segments: Iterable[dict]) -> int:
+        rows = []
+        for s in segments:
+            extra = {k: v for k, v in s.items() if k not in SEGMENT_COLUMNS and k != "geometry"}
+            wkt = s.get("geometry_wkt") or (s["geometry"].wkt if s.get("geometry") is not None else None)
+            rows.append(tuple(s.get(c) for c in SEGMENT_COLUMNS[:-1]) + (wkt, json.dumps(extra, default=str)))
+        with self.transaction():
+            self.db.executemany(f"INSERT OR REPLACE INTO segments VALUES ({','.join('?' * 12)})", rows)
+        return len(rows)
+
+    def segments(self) -> list[dict]:
+        out = []
+        for row in self.db.execute("SELECT * FROM segments ORDER BY segment_id"):
+            d = dict(row)
+            d.update(json.loads(d.pop("extra_json") or "{}"))
+            out.append(d)
+        return out
+
+    # -- reference panels ----------------------------------------------------------------------
+    def put_reference_images(self, rows: Iterable[dict]) -> int:
+        """Insert or update reference images; an existing manual audit flag is kept."""
+        data = [(r["reference_id"], r["segment_id"], r.get("image_id"), self.relative(r["image_path"]),
+                 r.get("lon"), r.get("lat"), r.get("captured_at_ms"), r.get("audit"), r.get("note"))
+                for r in rows]
+        with self.transaction():
+            self.db.executemany(
+                "INSERT INTO reference_images VALUES (?,?,?,?,?,?,?,?,?) ON CONFLICT(reference_id) DO UPDATE "
+                "SET segment_id=excluded.segment_id, image_id=excluded.image_id, image_path=excluded.image_path, "
+                "lon=excluded.lon, lat=excluded.lat, captured_at_ms=excluded.captured_at_ms, "
+                "audit=COALESCE(reference_images.audit, excluded.audit)", data)
+        return len(data)
+
+    def set_audit(self, reference_id: str, decision: str | None) -> None:
+        if decision not in ("accept", "reject", None):
+            raise InputError(f"audit decision must be 'accept', 'reject' or empty, not {decision!r}")
+        with self.transaction():
+            cur = self.db.execute("UPDATE reference_images SET audit = ? WHERE reference_id = ?",
+                                  (decision, reference_id))
+            if cur.rowcount == 0:
+                raise InputError(f"no reference image {reference_id!r} in {self.path.name}")
+
+    def reference_panels(self, include_rejected: bool = False) -> dict[str, list[dict]]:
+        """segment_id → reference images (ordered by reference_id), rejected ones left out."""
+        panels: dict[str, list[dict]] = {}
+        for row in self.db.execute("SELECT * FROM reference_images ORDER BY segment_id, reference_id"):
+            if row["audit"] == "reject" and not include_rejected:
+                continue
+            d = dict(row)
+            d["abs_path"] = str(self.absolute(d["image_path"]))
+            panels.setdefault(d["segment_id"], []).append(d)
+        return panels
+
+    # -- galleries -----------------------------------------------------------------------------
+    def put_galleries(self, galleries: dict[str, dict[str, str | None]], replace: bool = True) -> int:
+        rows = [(sid, kind, neg) for sid, kinds in galleries.items() for kind, neg in kinds.items() if neg]
+        with self.transaction():
+            if replace:
+                self.db.execute("DELETE FROM galleries")
+            self.db.executemany("INSERT OR REPLACE INTO galleries VALUES (?, ?, ?)", rows)
+        return len(rows)
+
+    def galleries(self) -> dict[str, dict[str, str]]:
+        out: dict[str, dict[str, str]] = {}
+        for row in self.db.execute("SELECT * FROM galleries ORDER BY segment_id, kind"):
+            out.setdefault(row["segment_id"], {})[row["kind"]] = row["negative_segment_id"]
+        return out
+
+    # -- generated panels ----------------------------------------------------------------------
+    def put_generated(self, images: Iterable[GeneratedImage]) -> int:
+        data = [(g.model, g.condition, g.segment_id, int(g.sample_index), self.relative(g.image_path),
+                 g.seed, g.prompt, g.prompt_meta, g.origin, g.clip_score) for g in images]
+        with self.transaction():
+            self.db.executemany("INSERT OR REPLACE INTO generated_images VALUES (?,?,?,?,?,?,?,?,?,?)", data)
+        return len(data)
+
+    def generated_panels(self) -> dict[tuple[str, str, str], list[dict]]:
+        """(model, condition, segment_id) → images ordered by sample index."""
+        panels: dict[tuple[str, str, str], list[dict]] = {}
+        for row in self.db.execute("SELECT * FROM generated_images ORDER BY model, condition, segment_id, sample_index"):
+            d = dict(row)
+            d["abs_path"] = str(self.absolute(d["image_path"]))
+            panels.setdefault((d["model"], d["condition"], d["segment_id"]), []).append(d)
+        return panels
+
+    def counts(self) -> dict[str, int]:
+        return {t: self.db.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0]
+                for t in ("segments", "reference_images", "galleries", "generated_images")}
