@@ -67,7 +67,7 @@ def make_store(root: Path, per_city: int = 3, refs: int = 7, models=("m1", "m2")
                 path = root / "refs" / sid / f"{j}.png"
                 _image(path, n)
                 n += 1
-                vectors[str(path.resolve())] = centre[sid] + 0.3 * rng.normal(size=dim)
+                vectors[str(path.resolve())] = (centre[sid] + 0.3 * rng.normal(size=dim)).astype(np.float32).astype(np.float64)
                 refs_rows.append({"reference_id": f"{sid}:{j}", "segment_id": sid, "image_id": f"{sid}{j}",
                                   "image_path": str(path)})
     store.put_segments(segments)
@@ -82,7 +82,7 @@ def make_store(root: Path, per_city: int = 3, refs: int = 7, models=("m1", "m2")
                     path = root / "gen" / model / condition / sid / f"{s:02d}.png"
                     _image(path, n)
                     n += 1
-                    vectors[str(path.resolve())] = centre[source] + noise * rng.normal(size=dim)
+                    vectors[str(path.resolve())] = (centre[source] + noise * rng.normal(size=dim)).astype(np.float32).astype(np.float64)
                     generated.append(GeneratedImage(model, condition, sid, s, str(path), seed=1000 + n,
                                                     prompt=f"{condition} prompt", clip_score=float(rng.random())))
     store.put_generated(generated)

@@ -72,7 +72,7 @@ def build_galleries(segments: list[dict], seed: int = 0, keep: dict | None = Non
     for t, target in enumerate(infos):
         rng = _rng(seed, target.segment_id)
         given = {k: v for k, v in keep.get(target.segment_id, {}).items() if v}
-        used = {target.segment_id, *given.values()}
+        used = {target.segment_id, *(v for k, v in given.items() if k != SAME_NEIGHBOURHOOD)}
         gallery: dict[str, str | None] = {}
         same_city = [i for i, s in enumerate(infos) if s.city == target.city and i != t]
         other_city = [i for i, s in enumerate(infos) if s.city != target.city]
@@ -81,7 +81,8 @@ def build_galleries(segments: list[dict], seed: int = 0, keep: dict | None = Non
             if kind in given:
                 gallery[kind] = given[kind]
                 return
-            pool = [i for i in candidates if infos[i].segment_id not in used]
+            pool = sorted((i for i in candidates if infos[i].segment_id not in used),
+                          key=lambda i: infos[i].segment_id)  # input order must not matter
             if not pool:
                 gallery[kind] = None
                 return

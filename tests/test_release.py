@@ -1,0 +1,126 @@
+"""Import the published release layout (RELEASE_FORMAT.md) and export ours in it: a release
+built here in that exact layout round-trips through import → export → import."""
+from __future__ import annotations
+
+import csv
+import json
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from geofidelity_plugin.core.errors import InputError
+from geofidelity_plugin.core.evaluation.galleries import (NEAREST_SAME_CITY, RANDOM_OTHER_CITY,
+                                                          SAME_CITY_OTHER_NEIGHBOURHOOD, SAME_NEIGHBOURHOOD)
+from geofidelity_plugin.core.evaluation.release import export_release, import_release
+from geofidelity_plugin.core.evaluation.store import BenchmarkStore
+
+BLOCKS = [("b001", "Helsinki", "FI", "Kluuvi", "Aleksanterinkatu", 60.169, 24.946),
+          ("b002", "Helsinki", "FI", "Kamppi", "Annankatu", 60.166, 24.937),
+          ("b003", "Helsinki", "FI", "Kluuvi", "Mikonkatu", 60.170, 24.945),
+          ("b004", "London", "GB", "Soho", "Old Compton Street", 51.513, -0.131)]
+
+
+def _jpg(path, seed):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    Image.fromarray(np.random.default_rng(seed).integers(0, 255, (16, 16, 3), dtype=np.uint8)).save(path)
+
+
+def _write_csv(path, rows):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+
+
+def make_release(root):
+    blocks, refs, gens = [], [], []
+    n = 0
+    for bid, city, cc, hood, street, lat, lon in BLOCKS:
+        images = []
+        for j in range(5):
+            rel = f"data/raw/mapillary_v3/{bid}/mapillary_{bid}{j}.jpg"
+            _jpg(root / rel, n)
+            n += 1
+            images.append({"image_path": rel})
+            refs.append({"reference_id": f"r{n}", "image_id": f"{bid}{j}", "image_path": rel, "block_id": bid,
+                         "city": city, "country": cc, "lat": lat, "lon": lon, "captured_at_utc_ms": 1560000000000 + n})
+        for level in ("L0", "L1"):
+            for s in range(4):
+                rel = f"generations_v3/sdxl/{level}/{bid}/{s:02d}.jpg"
+                _jpg(root / rel, n)
+                n += 1
+                gens.append({"model": "sdxl", "block_id": bid, "city": city, "country": cc, "level": level,
+                             "sample_index": s, "image_path": rel, "seed": "missing" if s == 3 else 100 + s,
+                             "prompt": f"{level} {street}", "prompt_meta": "{}", "image_origin": "release",
+                             "metadata_source": "test"})
+        blocks.append({"block_id": bid, "city": city, "country": cc, "stratum": "primary", "neighborhood": hood,
+                       "street_name": street, "centroid": [lat, lon], "images": images,
+                       "neg_same_neighborhood_diff_block": "b003" if bid == "b001" else "",
+                       "neg_same_city_diff_neighborhood": "b002" if bid in ("b001", "b003") else "",
+                       "neg_same_driving_side_diff_city": "", "neg_random_city": "b004" if bid != "b004" else "b001"})
+    (root / "data/processed/v3").mkdir(parents=True)
+    (root / "data/processed/v3/benchmark_v3.json").write_text(json.dumps({"blocks": blocks}))
+    _write_csv(root / "metadata/reference_images.csv", refs)
+    _write_csv(root / "metadata/generated_images.csv", gens)
+    return root
+
+
+def _snapshot(store):
+    segs = [{k: s[k] for k in ("segment_id", "city", "country_code", "street_name", "neighbourhood",
+                               "centroid_lat", "centroid_lon")} for s in store.segments()]
+    panels = {sid: sorted((r["image_id"], open(r["abs_path"], "rb").read()) for r in imgs)
+              for sid, imgs in store.reference_panels().items()}
+    gens = {k: [(g["sample_index"], g["seed"], g["prompt"], open(g["abs_path"], "rb").read()) for g in v]
+            for k, v in store.generated_panels().items()}
+    return segs, panels, store.galleries(), gens
+
+
+def test_import_keeps_release_negatives(tmp_path):
+    root = make_release(tmp_path / "release")
+    with BenchmarkStore(tmp_path / "s.sqlite") as store:
+        counts = import_release(root, store)
+        assert counts == {"segments": 4, "reference_images": 20, "generated_images": 32, "missing_files": 0}
+        g = store.galleries()
+        assert g["b001"][SAME_NEIGHBOURHOOD] == "b003"
+        assert g["b001"][SAME_CITY_OTHER_NEIGHBOURHOOD] == "b002"
+        assert g["b001"][RANDOM_OTHER_CITY] == "b004"
+        assert g["b001"][NEAREST_SAME_CITY] in ("b002", "b003")  # filled from centroids
+        seeds = [x["seed"] for x in store.generated_panels()[("sdxl", "L1", "b001")]]
+        assert seeds == [100, 101, 102, None]
+        assert {s["driving_side"] for s in store.segments() if s["country_code"] == "GB"} == {"left"}
+
+
+def test_round_trip(tmp_path):
+    root = make_release(tmp_path / "release")
+    with BenchmarkStore(tmp_path / "a.sqlite") as a:
+        import_release(root, a)
+        export_release(a, tmp_path / "exported")
+        with BenchmarkStore(tmp_path / "b.sqlite") as b:
+            import_release(tmp_path / "exported", b)
+            assert _snapshot(a) == _snapshot(b)
+    layout = json.loads((tmp_path / "exported/data/processed/v3/benchmark_v3.json").read_text())
+    assert layout["blocks"][0]["neg_same_neighborhood_diff_block"] == "b003"
+    assert (tmp_path / "exported/generations_v3/sdxl/L1/b004/03.jpg").exists()
+    assert (tmp_path / "exported/metadata/blocks.csv").exists()
+
+
+@pytest.mark.parametrize("breakage,needle", [
+    ("no_manifest", "is not a GeoFidelity-Bench release"),
+    ("bad_json", "not a valid benchmark manifest"),
+    ("unknown_negative", "is not a block of the release"),
+])
+def test_bad_release(tmp_path, breakage, needle):
+    root = make_release(tmp_path / "release")
+    manifest = root / "data/processed/v3/benchmark_v3.json"
+    if breakage == "no_manifest":
+        manifest.unlink()
+    elif breakage == "bad_json":
+        manifest.write_text(manifest.read_text()[:100])
+    else:
+        data = json.loads(manifest.read_text())
+        data["blocks"][0]["neg_random_city"] = "zzz"
+        manifest.write_text(json.dumps(data))
+    with BenchmarkStore(tmp_path / "s.sqlite") as store, pytest.raises(InputError, match=needle):
+        import_release(root, store)
