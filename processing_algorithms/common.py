@@ -69,5 +69,11 @@ def load_on_completion(context: QgsProcessingContext, uri: str, name: str, outpu
     context.addLayerToLoadOnCompletion(uri, details)
 
 
+def advanced(param):
+    """Mark a parameter as advanced (rarely changed)."""
+    param.setFlags(param.flags() | param.FlagAdvanced)
+    return param
+
+
 def style_path(qml: str) -> Path:
     return RESOURCES / "styles" / qml

@@ -3,12 +3,16 @@ from qgis.core import QgsProcessingProvider
 from qgis.PyQt.QtGui import QIcon
 
 from . import RESOURCES
+from .build_galleries import BuildGalleriesAlgorithm
+from .evaluate import EvaluateAlgorithm
+from .import_release import ImportReleaseAlgorithm
 from .select_segments import SelectSegmentsAlgorithm
 
 
 class GeoFidelityProvider(QgsProcessingProvider):
     def loadAlgorithms(self):  # noqa: N802
-        for alg in (SelectSegmentsAlgorithm(),):
+        for alg in (SelectSegmentsAlgorithm(), BuildGalleriesAlgorithm(), ImportReleaseAlgorithm(),
+                    EvaluateAlgorithm()):
             self.addAlgorithm(alg)
 
     def id(self):

@@ -43,6 +43,29 @@ def segments_by_class(layer: QgsVectorLayer) -> None:
     layer.saveNamedStyle(str(STYLES / "segments_by_class.qml"))
 
 
+MARGIN_CLASSES = [(-2.0, -0.10, "#b2182b", "< −0.10 (loses clearly)"),
+                  (-0.10, -0.02, "#ef8a62", "−0.10 … −0.02"),
+                  (-0.02, 0.0, "#fddbc7", "−0.02 … 0 (just loses)"),
+                  (0.0, 0.02, "#d1e5f0", "0 … 0.02 (just wins)"),
+                  (0.02, 0.10, "#67a9cf", "0.02 … 0.10"),
+                  (0.10, 2.0, "#2166ac", "> 0.10 (beats every negative)")]
+
+
+def margin_diverging(layer: QgsVectorLayer) -> None:
+    """Δhard = s(target) − max s(negatives): diverging around 0 (PROTOCOL §6 margins)."""
+    from qgis.core import QgsGraduatedSymbolRenderer, QgsRendererRange
+
+    ranges = []
+    for low, high, colour, label in MARGIN_CLASSES:
+        symbol = QgsLineSymbol.createSimple({"color": colour, "width": "1.6", "capstyle": "round"})
+        ranges.append(QgsRendererRange(low, high, symbol, label))
+    renderer = QgsGraduatedSymbolRenderer("margin_hard", ranges)
+    layer.setRenderer(renderer)
+    layer.setLabeling(_labels("street_name"))
+    layer.setLabelsEnabled(True)
+    layer.saveNamedStyle(str(STYLES / "segment_margin_hard.qml"))
+
+
 def main() -> int:
     QgsApplication.setPrefixPath("/usr", True)
     app = QgsApplication([], False)
@@ -51,6 +74,9 @@ def main() -> int:
     layer = QgsVectorLayer("LineString?crs=EPSG:4326&field=road_class:string&field=street_name:string",
                            "segments", "memory")
     segments_by_class(layer)
+    scores = QgsVectorLayer("LineString?crs=EPSG:4326&field=margin_hard:double&field=street_name:string",
+                            "scores", "memory")
+    margin_diverging(scores)
     print("styles written to", STYLES)
     app.exitQgis()
     return 0

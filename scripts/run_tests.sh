@@ -2,6 +2,7 @@
 # Run the whole suite; "no tests collected" (pytest exit 5) is a failure.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+export QT_QPA_PLATFORM=offscreen HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1
 .venv/bin/python -m pytest tests -ra "$@"
 rc=$?
 if [ "$rc" -eq 5 ]; then

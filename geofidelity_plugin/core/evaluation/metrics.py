@@ -185,7 +185,8 @@ def attribute_histograms(ratios, bins: int = GADS_BINS) -> np.ndarray:
 
 
 def jensen_shannon_distance(p, q) -> np.ndarray:
-    """Base-2 Jensen–Shannon distance (√ of the divergence) along the last axis; p, q sum to 1."""
+    """Base-2 Jensen–Shannon distance (√ of the divergence) along the last axis; p, q sum to 1.
+    """
     p = np.asarray(p, dtype=np.float64)
     q = np.asarray(q, dtype=np.float64)
     mid = 0.5 * (p + q)

@@ -3,9 +3,10 @@ counts, and the Spearman / AUROC of the CLIP check — numpy arrays and lists of
 
 Bootstraps are vectorised: each chunk of resamples draws an index matrix, turns it into a
 count matrix (how often each unit was drawn), and gets every resampled mean of every value
-column from one matrix product. Chunk sizes depend only on the data's shape, so a seed gives
-the same interval on every machine. NaN marks a missing value (e.g. a margin against a negative
-kind that a gallery lacks): it is left out of every mean, and ``n`` counts the units with a value.
+column from one matrix product. Chunk sizes depend only on the data (its shape and which
+values are missing), never on the machine, so a seed gives the same interval everywhere.
+NaN marks a missing value (e.g. a margin against a negative kind that a gallery lacks): it is
+left out of every mean, and ``n`` counts the units with a value.
 """
 from __future__ import annotations
 
@@ -18,8 +19,8 @@ import numpy as np
 N_RESAMPLES = 5000
 CONFIDENCE = 0.95
 BOOTSTRAP_SEED = 0
-_CELLS_PER_CHUNK = 1 << 22
-_CELLS_PER_PLAIN_CHUNK = 1 << 18
+_CELLS_PER_CHUNK = 1 << 18       # bounds the (resamples × units) count matrix of one chunk
+_CELLS_PER_CITY_CHUNK = 1 << 21
 
 Number = Union[float, np.ndarray]
 
@@ -47,10 +48,9 @@ def _columns(values) -> tuple[np.ndarray, bool]:
 
 
 def _check_options(n_resamples: int, confidence: float) -> None:
-    if int(n_resamples) < 1:
-        raise ValueError(f"n_resamples must be ≥ 1, got {n_resamples}.")
-    if not 0.0 < confidence < 1.0:
-        raise ValueError(f"confidence must lie in (0, 1), got {confidence}.")
+    if int(n_resamples) < 1 or not 0.0 < confidence < 1.0:
+        raise ValueError(f"need n_resamples ≥ 1 and 0 < confidence < 1, got {n_resamples} and "
+                         f"{confidence}.")
 
 
 def _count_matrix(draws: np.ndarray, n_units: int) -> np.ndarray:
@@ -96,10 +96,9 @@ def bootstrap_mean(values, *, n_resamples: int = N_RESAMPLES, confidence: float 
     data, one_d = _columns(values)
     n_units = data.shape[0]
     present = ~np.isnan(data)
-    filled = np.where(present, data, 0.0)
-    weight = present.astype(np.float64)
+    filled, weight = np.where(present, data, 0.0), present.astype(np.float64)
     rng = np.random.default_rng(seed)
-    chunk = max(1, _CELLS_PER_PLAIN_CHUNK // n_units)
+    chunk = max(1, _CELLS_PER_CHUNK // n_units)
     stats = np.empty((n_resamples, data.shape[1]))
     for start in range(0, n_resamples, chunk):
         size = min(chunk, n_resamples - start)
@@ -114,41 +113,47 @@ def _two_stage_chunk(rng: np.random.Generator, size: int, members: list[np.ndarr
                      filled: np.ndarray, present: np.ndarray, by_city: bool) -> np.ndarray:
     """``size`` two-stage resamples (cities, then units within each drawn city) → (size, k).
 
-    A *slot* is one drawn city in one resample. Every unit drawn into a slot adds a weight (1,
-    or 1/city size when each city weighs the same) to a (resample × unit) matrix, so complete
-    columns need one matrix product. Under city weighting, a column with missing values
-    averages only the slots that hold a value: its slot means are formed city by city (the
-    slots come ordered by resample) and summed into their resamples with ``reduceat``.
+    A *slot* is one drawn city in one resample. Each unit drawn into a slot adds one to a
+    (resample × unit) count matrix, so complete columns need one matrix product (under city
+    weighting a unit's value is first divided by its city's size and the number of cities).
+    Under city weighting a column with missing values averages only the slots that hold a value:
+    its slot means are formed city by city and summed into their resamples with ``reduceat``
+    (a city's slots come ordered by resample).
     """
     n_cities, (n_units, k) = len(members), filled.shape
+    city_size = np.zeros(n_units)
+    for units in members:
+        city_size[units] = len(units)
     times_drawn = _count_matrix(rng.integers(0, n_cities, size=(size, n_cities)),
                                 n_cities).astype(np.int64)
-    resample_ids = np.arange(size)
     gappy = np.flatnonzero(~present.all(axis=0)) if by_city else np.empty(0, dtype=np.int64)
+    g = gappy.size
     gappy_values = np.hstack([filled[:, gappy], present[:, gappy]])
-    gappy_total = np.zeros((size, 2 * gappy.size))
-    cells, cell_weights = [], []
+    gappy_total = np.zeros((size, 2 * g))
+    cells = np.empty(int(times_drawn.sum(axis=0) @ [len(u) for u in members]), dtype=np.int64)
+    done = 0
     for c, units in enumerate(members):
-        owner = np.repeat(resample_ids, times_drawn[:, c])
+        owner = np.repeat(np.arange(size), times_drawn[:, c])
         if owner.size == 0:
             continue
         draws = rng.integers(0, len(units), size=(owner.size, len(units)))
-        cells.append((owner[:, None] * n_units + units[draws]).ravel())
-        cell_weights.append(np.full(draws.size, 1.0 / len(units) if by_city else 1.0))
-        if gappy.size:
+        block = cells[done:done + draws.size].reshape(draws.shape)
+        np.take(units, draws, out=block)
+        block += (owner * n_units)[:, None]
+        done += draws.size
+        if g:
             slot = _count_matrix(draws, len(units)) @ gappy_values[units]
-            has = slot[:, gappy.size:] > 0
-            with np.errstate(divide="ignore", invalid="ignore"):
-                slot = np.hstack([np.where(has, slot[:, :gappy.size] / slot[:, gappy.size:], 0),
-                                  has])
+            has = slot[:, g:] > 0
+            np.divide(slot[:, :g], slot[:, g:], out=slot[:, :g], where=has)
+            slot[:, :g][~has] = 0.0
+            slot[:, g:] = has
             starts = np.flatnonzero(np.r_[True, owner[1:] != owner[:-1]])
             gappy_total[owner[starts]] += np.add.reduceat(slot, starts, axis=0)
-    weights = np.bincount(np.concatenate(cells), weights=np.concatenate(cell_weights),
-                          minlength=size * n_units).reshape(size, n_units)
+    counts = np.bincount(cells, minlength=size * n_units).reshape(size, n_units).astype(float)
     if not by_city:
-        return _ratio(weights @ filled, weights @ present)
-    stats = weights @ filled / n_cities
-    stats[:, gappy] = _ratio(gappy_total[:, :gappy.size], gappy_total[:, gappy.size:])
+        return _ratio(counts @ filled, counts @ present)
+    stats = counts @ (filled / (city_size * n_cities)[:, None])
+    stats[:, gappy] = _ratio(gappy_total[:, :g], gappy_total[:, g:])
     return stats
 
 
@@ -172,10 +177,10 @@ def city_balanced_bootstrap(values, cities: Sequence[Any], *, n_resamples: int =
     members = [np.flatnonzero(city_of == c) for c in range(city_of.max() + 1)]
     n_cities, k = len(members), data.shape[1]
     present = ~np.isnan(data)
-    filled = np.where(present, data, 0.0)
-    weight = present.astype(np.float64)
+    filled, weight = np.where(present, data, 0.0), present.astype(np.float64)
     rng = np.random.default_rng(seed)
-    chunk = max(1, _CELLS_PER_CHUNK // max(n_cities * k, data.shape[0]))
+    gappy = int((~present).any(axis=0).sum()) if weighting == "city" else 0
+    chunk = max(1, _CELLS_PER_CITY_CHUNK // max(n_cities * (1 + 2 * gappy), data.shape[0], k))
     stats = np.empty((n_resamples, k))
     for start in range(0, n_resamples, chunk):
         size = min(chunk, n_resamples - start)
@@ -194,9 +199,14 @@ def city_balanced_bootstrap(values, cities: Sequence[Any], *, n_resamples: int =
 
 
 # --------------------------------------------------------------------------- paired deltas
+def _value(row: Mapping[str, Any], key: str) -> float:
+    item = row.get(key)
+    return np.nan if item is None else float(item)
+
+
 @dataclass(frozen=True)
 class PairedDeltas:
-    """Differences treatment − baseline over matched units (PROTOCOL §7 prompt/control deltas)."""
+    """Differences treatment − baseline over matched units (PROTOCOL §7 prompt deltas)."""
 
     unit_keys: tuple[str, ...]
     value_keys: tuple[str, ...]
@@ -205,6 +215,18 @@ class PairedDeltas:
     cities: Optional[list]
     unmatched_baseline: int
     unmatched_treatment: int
+
+    def as_rows(self, city_key: str = "city") -> list[dict[str, Any]]:
+        """One dict per matched unit — its keys, city and deltas — e.g. for
+        :func:`bootstrap_table`."""
+        rows = []
+        for i, unit in enumerate(self.units):
+            row = dict(zip(self.unit_keys, unit))
+            if self.cities is not None:
+                row[city_key] = self.cities[i]
+            row.update(zip(self.value_keys, self.deltas[i].tolist()))
+            rows.append(row)
+        return rows
 
 
 def pair_deltas(rows: Sequence[Mapping[str, Any]], value_keys: Union[str, Sequence[str]],
@@ -237,11 +259,7 @@ def pair_deltas(rows: Sequence[Mapping[str, Any]], value_keys: Union[str, Sequen
     base, treat = sides[baseline], sides[treatment]
     matched = [unit for unit in base if unit in treat]
 
-    def value(row, key):
-        item = row.get(key)
-        return np.nan if item is None else float(item)
-
-    deltas = np.array([[value(treat[u], key) - value(base[u], key) for key in keys]
+    deltas = np.array([[_value(treat[u], key) - _value(base[u], key) for key in keys]
                        for u in matched], dtype=np.float64).reshape(len(matched), len(keys))
     cities = None
     if city_key is not None and matched and all(city_key in base[u] for u in matched):
@@ -294,15 +312,72 @@ def paired_bootstrap(rows: Sequence[Mapping[str, Any]], value_keys: Union[str, S
         raise ValueError(f"no unit has rows under both {baseline!r} and {treatment!r}; check "
                          f"the condition names and the pairing keys {tuple(unit_keys)}.")
     values = pairs.deltas[:, 0] if isinstance(value_keys, str) else pairs.deltas
-    options = dict(n_resamples=n_resamples, confidence=confidence, seed=seed)
-    if city_balanced:
-        if pairs.cities is None:
-            raise ValueError(f"city-balanced resampling needs a {city_key!r} value in every "
-                             "row; add it or set city_balanced=False.")
-        interval = city_balanced_bootstrap(values, pairs.cities, **options)
-    else:
-        interval = bootstrap_mean(values, **options)
+    interval = _resample(values, pairs.cities if city_balanced else None, city_balanced,
+                         city_key, dict(n_resamples=n_resamples, confidence=confidence, seed=seed))
     return DeltaSummary(interval, delta_counts(values, pairs.cities), pairs)
+
+
+def _resample(values, cities, city_balanced: bool, city_key, options) -> BootstrapResult:
+    if not city_balanced:
+        return bootstrap_mean(values, **options)
+    if cities is None:
+        raise ValueError(f"city-balanced resampling needs a {city_key!r} value in every row; "
+                         "add it or set city_balanced=False.")
+    return city_balanced_bootstrap(values, cities, **options)
+
+
+def bootstrap_table(rows: Sequence[Mapping[str, Any]], value_keys: Union[str, Sequence[str]],
+                    group_keys: Sequence[str], *, unit_keys: Sequence[str] = ("segment_id",),
+                    city_key: Optional[str] = "city", city_balanced: bool = False,
+                    with_counts: bool = False, n_resamples: int = N_RESAMPLES,
+                    confidence: float = CONFIDENCE, seed: int = BOOTSTRAP_SEED
+                    ) -> list[dict[str, Any]]:
+    """A whole table of PROTOCOL §7 intervals (every group × value) from one joint resampling.
+
+    Rows are pivoted into one matrix — a row per unit (``unit_keys``), a column per group
+    (``group_keys``, e.g. model and condition) and value, NaN where a group lacks the unit —
+    and the units are resampled once for all columns. Each interval has the distribution of a
+    bootstrap of its column alone; the table costs one pass instead of one per cell. Returns
+    one dict per group and value: the group keys, ``metric``, ``estimate``, ``low``, ``high``,
+    ``n`` (+ the :func:`delta_counts` when ``with_counts``, for tables of paired deltas).
+    """
+    keys = (value_keys,) if isinstance(value_keys, str) else tuple(value_keys)
+    units: dict[tuple, int] = {}
+    groups: dict[tuple, int] = {}
+    cities: dict[int, Any] = {}
+    placed = []
+    for row in rows:
+        u = units.setdefault(tuple(row[key] for key in unit_keys), len(units))
+        g = groups.setdefault(tuple(row[key] for key in group_keys), len(groups))
+        if city_key is not None and city_key in row:
+            cities.setdefault(u, row[city_key])
+        placed.append((u, g, row))
+    if not placed:
+        raise ValueError("no rows to summarise; check the filters that built the table.")
+    wide = np.full((len(units), len(groups), len(keys)), np.nan)
+    seen = np.zeros((len(units), len(groups)), dtype=bool)
+    for u, g, row in placed:
+        if seen[u, g]:
+            raise ValueError(f"two rows share the unit {[row[k] for k in unit_keys]} in group "
+                             f"{[row[k] for k in group_keys]}; add a key to unit_keys or "
+                             "group_keys so that each cell holds one row per unit.")
+        seen[u, g] = True
+        wide[u, g] = [_value(row, key) for key in keys]
+    wide = wide.reshape(len(units), -1)
+    city_list = [cities.get(u) for u in range(len(units))] if len(cities) == len(units) else None
+    result = _resample(wide, city_list, city_balanced, city_key,
+                       dict(n_resamples=n_resamples, confidence=confidence, seed=seed))
+    counts = delta_counts(wide, city_list) if with_counts else {}
+    table = []
+    for group, g in groups.items():
+        for j, key in enumerate(keys):
+            col = g * len(keys) + j
+            entry = dict(zip(group_keys, group), metric=key, estimate=float(result.estimate[col]),
+                         low=float(result.low[col]), high=float(result.high[col]),
+                         n=int(result.n[col]))
+            entry.update({name: int(value[col]) for name, value in counts.items()})
+            table.append(entry)
+    return table
 
 
 # --------------------------------------------------------------------------- CLIP check

@@ -1,0 +1,65 @@
+"""One call for the evaluate stage, shared by the Processing algorithm, the CLI and the demo:
+open the store, load the feature (and optional semantic) model, score, write every output."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import InputError
+from ..progress import NullProgress, Progress
+from .evaluate import EvaluationOptions, evaluate_store, evaluation_manifest
+from .outputs import write_outputs
+from .store import BenchmarkStore
+
+DEFAULT_FEATURE_MODEL = "facebook/dinov2-base"
+
+
+@dataclass
+class EvaluationRun:
+    result: object
+    paths: dict
+    model: str | None
+    condition: str | None
+
+
+def pick_layer_panel(rows: list[dict], model: str | None, condition: str | None) -> tuple[str | None, str | None]:
+    """The (model, condition) shown on the map: the user's choice, else the first model at L1."""
+    models = sorted({r["model"] for r in rows if not r["is_anchor"]})
+    if model and model not in {r["model"] for r in rows}:
+        raise InputError(f"model {model!r} has no scored panel; scored models: {', '.join(models) or 'none'}")
+    model = model or (models[0] if models else None)
+    conditions = sorted({r["condition"] for r in rows if r["model"] == model})
+    if condition and condition not in conditions:
+        raise InputError(f"condition {condition!r} has no panel of {model}; available: {', '.join(conditions)}")
+    condition = condition or ("L1" if "L1" in conditions else (conditions[0] if conditions else None))
+    return model, condition
+
+
+def run_evaluation(store_path: str | Path, out_dir: str | Path, feature_model: str = DEFAULT_FEATURE_MODEL,
+                   options: EvaluationOptions | None = None, semantic_model: str | None = None,
+                   layer_model: str | None = None, layer_condition: str | None = None,
+                   batch_size: int = 16, device: str | None = None, cache_path: str | Path | None = None,
+                   stand_in_note: str | None = None, progress: Progress | None = None) -> EvaluationRun:
+    from .feature_cache import FeatureCache
+    from .features import FeatureExtractor
+
+    options = options or EvaluationOptions()
+    progress = progress or NullProgress()
+    cache = FeatureCache(cache_path) if cache_path else FeatureCache()
+    extractor = FeatureExtractor(feature_model, device=device, batch_size=batch_size, cache=cache)
+    models = [extractor.model_info()]
+    ratio_model = None
+    notes = []
+    if semantic_model:
+        from .semantics import SemanticRatioModel
+
+        ratio_model = SemanticRatioModel(semantic_model, device=device)
+        models.append(ratio_model.model_info())
+    else:
+        notes.append("GADS skipped: no semantic segmentation model given")
+    with BenchmarkStore(store_path, create=False) as store:
+        result = evaluate_store(store, extractor, options, ratio_model=ratio_model, progress=progress)
+        model, condition = pick_layer_panel(result.rows, layer_model, layer_condition)
+        manifest = evaluation_manifest(result, options, store, models, notes)
+        paths = write_outputs(out_dir, result, store.segments(), manifest, model, condition, stand_in_note)
+    return EvaluationRun(result, paths, model, condition)

