@@ -1,0 +1,420 @@
+"""PROTOCOL §5 semantic features: per-image pixel ratios of 8 street attributes.
+
+A Mask2Former trained on Mapillary Vistas labels every pixel with one of the 65 Vistas v1.2
+classes; a data file shipped with the project (``resources/data/vistas_attributes.json``) groups
+those classes into the attributes road, sidewalk, building, vehicle, vegetation, sky, pole and
+sign. An image's ratio for an attribute is the fraction of its pixels whose class belongs to
+that attribute. Classes outside every attribute (people, water, benches, ...) only enlarge the
+denominator, so a row need not sum to 1.
+
+The mapping file is checked against the model's ``id2label`` by *name* when the model loads, so
+a checkpoint whose label order differs still counts the right classes, and one whose labels are
+different is refused with a message that says how to supply a matching mapping file.
+
+Images are read by :func:`.images.load_rgb`; torch and transformers are imported inside the
+functions that need them (QGIS must start without them).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import re
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Iterable, Mapping, Optional, Sequence, Union
+
+import numpy as np
+
+from ..errors import InputError
+from ..manifest import file_sha256
+from ..progress import Progress, check_cancel
+from ..resources import resource
+from .feature_cache import CacheKey
+from .images import LOADER_VERSION, ImageError, content_hash, load_rgb
+
+log = logging.getLogger("geofidelity")
+
+ATTRIBUTES = ("road", "sidewalk", "building", "vehicle", "vegetation", "sky", "pole", "sign")
+DEFAULT_MODEL = "facebook/mask2former-swin-large-mapillary-vistas-semantic"
+RECORDING_CAR_ALTERNATIVE = "vehicle_excluding_recording_car"
+# Mask2Former's post-processing first resamples its masks to 384 × 384, so a label map much
+# larger than that adds no information, only memory (65 float planes of the target size);
+# ratios are area fractions, so the cap moves them by boundary pixels only.
+DEFAULT_LABEL_MAP_MAX_SIDE = 1024
+
+
+def default_mapping_path() -> Path:
+    return resource("data", "vistas_attributes.json")
+
+
+@dataclass(frozen=True)
+class AttributeMapping:
+    """Vistas classes by id and the class ids of each attribute (PROTOCOL §5)."""
+
+    class_names: dict[int, str]
+    attributes: dict[str, tuple[int, ...]]
+    sha256: str
+    path: str
+    source: str = ""
+    exclude_recording_car: bool = False
+
+    def attribute_class_names(self) -> dict[str, list[str]]:
+        """Attribute → class names, the form quoted in reports."""
+        return {a: [self.class_names[c] for c in ids] for a, ids in self.attributes.items()}
+
+
+@dataclass
+class RatioResult:
+    """Per-image attribute ratios; rows of unreadable images are NaN and listed in ``failed``."""
+
+    ratios: np.ndarray
+    attributes: list[str]
+    failed: dict[str, str] = field(default_factory=dict)
+
+
+def _norm(name: str) -> str:
+    """Names compare without case or whitespace: "Traffic Sign (Back)" = "traffic sign(back)"."""
+    return re.sub(r"\s+", "", str(name)).casefold()
+
+
+def load_attribute_mapping(path: Union[str, Path, None] = None,
+                           exclude_recording_car: bool = False) -> AttributeMapping:
+    """Read and validate a label → attribute mapping file (default: the shipped Vistas one).
+
+    With ``exclude_recording_car`` the "vehicle" attribute takes the file's
+    ``vehicle_excluding_recording_car`` alternative (no Car Mount, no Ego Vehicle — PROTOCOL §5
+    option), since those pixels are the recording car, not the street.
+    """
+    path = Path(path) if path is not None else default_mapping_path()
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise InputError(f"cannot read the attribute mapping file {path}: {exc}") from exc
+    try:
+        doc = json.loads(raw.decode("utf-8"))
+        classes = {int(k): str(v) for k, v in doc["classes"].items()}
+        groups = {str(a): tuple(int(c) for c in ids) for a, ids in doc["attributes"].items()}
+        alternatives = doc.get("alternatives", {})
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise InputError(
+            f"the attribute mapping file {path} is not valid: {exc!r}; it must be JSON with "
+            "'classes' {id: name} and 'attributes' {attribute: [class ids]} — see "
+            f"{default_mapping_path()}") from exc
+
+    problems = []
+    seen: dict[str, int] = {}
+    for cid, name in classes.items():
+        if cid < 0 or not name.strip():
+            problems.append(f"class {cid} {name!r}: ids must be ≥ 0 and names non-empty")
+        elif _norm(name) in seen:
+            problems.append(f"classes {seen[_norm(name)]} and {cid} share the name {name!r}")
+        seen.setdefault(_norm(name), cid)
+
+    if exclude_recording_car:
+        alt = alternatives.get(RECORDING_CAR_ALTERNATIVE) \
+            if isinstance(alternatives, dict) else None
+        try:
+            groups[str(alt["attribute"])] = tuple(int(c) for c in alt["class_ids"])
+        except (TypeError, KeyError, ValueError):
+            problems.append(f"'alternatives' lacks a valid {RECORDING_CAR_ALTERNATIVE!r} entry "
+                            "({'attribute': 'vehicle', 'class_ids': [...]}) needed to exclude the "
+                            "recording car")
+
+    if set(groups) != set(ATTRIBUTES):
+        problems.append(f"attributes must be exactly {list(ATTRIBUTES)}, found {sorted(groups)}")
+    owner: dict[int, str] = {}
+    for attribute, ids in groups.items():
+        for cid in ids:
+            if cid not in classes:
+                problems.append(f"attribute {attribute!r} names class id {cid}, "
+                                "absent from 'classes'")
+            elif cid in owner and owner[cid] != attribute:
+                problems.append(f"class {cid} {classes[cid]!r} is in both {owner[cid]!r} and "
+                                f"{attribute!r}; attributes must not overlap")
+            owner.setdefault(cid, attribute)
+    if problems:
+        raise InputError(f"the attribute mapping file {path} is not valid (PROTOCOL §5): "
+                         + "; ".join(problems))
+
+    return AttributeMapping(
+        class_names=dict(sorted(classes.items())),
+        attributes={a: groups[a] for a in ATTRIBUTES},
+        sha256=hashlib.sha256(raw).hexdigest(),
+        path=str(path),
+        source=str(doc.get("source", "")),
+        exclude_recording_car=bool(exclude_recording_car),
+    )
+
+
+def check_mapping_against_model(mapping: AttributeMapping,
+                                id2label: Mapping[Union[int, str], str]) -> AttributeMapping:
+    """Match the mapping's class names to a model's ``id2label``; return it in the model's ids.
+
+    Every class of the mapping must exist in the model under the same name (compared without
+    case or whitespace); a label order that differs is resolved by name. Labels the model has
+    beyond the mapping belong to no attribute and are logged.
+    """
+    model_labels = {int(k): str(v) for k, v in id2label.items()}
+    by_name: dict[str, int] = {}
+    duplicates = []
+    for mid, label in sorted(model_labels.items()):
+        if _norm(label) in by_name:
+            duplicates.append(f"{by_name[_norm(label)]} and {mid} are both {label!r}")
+        by_name.setdefault(_norm(label), mid)
+
+    missing = []
+    to_model: dict[int, int] = {}
+    for cid, name in mapping.class_names.items():
+        mid = by_name.get(_norm(name))
+        if mid is None:
+            there = model_labels.get(cid)
+            missing.append(f"{cid} {name!r} (the model's id {cid} is "
+                           f"{repr(there) if there is not None else 'absent'})")
+        else:
+            to_model[cid] = mid
+    if missing or duplicates:
+        detail = []
+        if missing:
+            detail.append(f"{len(missing)} of {len(mapping.class_names)} class names are not "
+                          "among the model's labels: " + ", ".join(missing))
+        if duplicates:
+            detail.append("the model's labels repeat a name: " + "; ".join(duplicates))
+        raise InputError(
+            f"the segmentation model's labels do not match the attribute mapping {mapping.path} "
+            f"(PROTOCOL §5): {'; '.join(detail)}. Use a Mapillary Vistas v1.2 model, or give a "
+            "mapping file whose 'classes' use this model's label names and whose 'attributes' "
+            f"group them (copy {default_mapping_path()} and edit it).")
+
+    extra = sorted(set(model_labels) - set(to_model.values()))
+    if extra:
+        log.warning("model labels outside the attribute mapping count in no attribute: %s",
+                    ", ".join(repr(model_labels[m]) for m in extra))
+    moved = sum(1 for cid, mid in to_model.items() if cid != mid)
+    if moved:
+        log.info("%d mapping classes matched model labels at other ids (resolved by name)", moved)
+    return replace(
+        mapping,
+        class_names={to_model[c]: n for c, n in mapping.class_names.items()},
+        attributes={a: tuple(to_model[c] for c in ids) for a, ids in mapping.attributes.items()},
+    )
+
+
+GroupsLike = Union[AttributeMapping, Mapping[str, Iterable[int]]]
+
+
+def ratios_from_label_map(label_map: np.ndarray, mapping: GroupsLike) -> np.ndarray:
+    """Fraction of the map's pixels in each attribute, in the mapping's attribute order.
+
+    ``label_map`` holds class ids of the mapping's (model's) id space; negative values are
+    unlabelled pixels, counted in the denominator only.
+    """
+    groups = mapping.attributes if isinstance(mapping, AttributeMapping) else mapping
+    labels = np.asarray(label_map)
+    if labels.ndim != 2 or labels.size == 0 or not np.issubdtype(labels.dtype, np.integer):
+        raise ValueError(f"label map must be a non-empty 2-D integer array, got "
+                         f"shape {labels.shape} dtype {labels.dtype}")
+    flat = labels.ravel()
+    counts = np.bincount(flat[flat >= 0].astype(np.int64))
+    out = np.zeros(len(groups), dtype=np.float64)
+    for k, ids in enumerate(groups.values()):
+        ids = [c for c in ids if 0 <= c < counts.size]
+        out[k] = counts[ids].sum() / flat.size
+    return out
+
+
+def _target_size(height: int, width: int, max_side: Optional[int]) -> tuple[int, int]:
+    if not max_side or max(height, width) <= max_side:
+        return height, width
+    scale = max_side / max(height, width)
+    return max(1, round(height * scale)), max(1, round(width * scale))
+
+
+def _weights_sha256(folder: Path) -> Optional[str]:
+    files = sorted(p for p in folder.glob("*") if p.suffix in (".safetensors", ".bin"))
+    if not files:
+        return None
+    digest = hashlib.sha256()
+    for path in files:
+        digest.update(f"{path.name} {file_sha256(path)}\n".encode())
+    return digest.hexdigest()
+
+
+class SemanticRatioModel:
+    """A Vistas Mask2Former and the attribute mapping: images → (N, 8) ratios (PROTOCOL §5).
+
+    ``model`` is a hub id (taken from the local Hugging Face cache when offline) or a folder
+    written by ``save_pretrained`` holding the model and its image processor. ``cache`` is an
+    optional :class:`~.feature_cache.FeatureCache` (or anything with its ``get_many`` /
+    ``put_many``): rows are keyed by the image's content hash, the model and its revision, and
+    a signature of the preprocessing, label-map size and mapping (file hash and option).
+    """
+
+    def __init__(self, model: str = DEFAULT_MODEL, device: Optional[str] = None,
+                 batch_size: int = 4, exclude_recording_car: bool = False,
+                 mapping_path: Union[str, Path, None] = None,
+                 label_map_max_side: Optional[int] = DEFAULT_LABEL_MAP_MAX_SIDE, cache=None):
+        if batch_size < 1:
+            raise InputError(f"batch_size must be at least 1, not {batch_size}")
+        self.model_id = str(model)
+        self.batch_size = int(batch_size)
+        self.label_map_max_side = label_map_max_side
+        self.cache = cache
+        self.mapping = load_attribute_mapping(mapping_path, exclude_recording_car)
+        self._load(device)
+        self.model_mapping = check_mapping_against_model(self.mapping, self.model.config.id2label)
+        self._info = self._describe()
+
+    def _load(self, device: Optional[str]) -> None:
+        try:
+            import torch
+            import transformers
+            from transformers import AutoImageProcessor, Mask2FormerForUniversalSegmentation
+        except ImportError as exc:
+            raise InputError(f"semantic ratios need torch and transformers ({exc}); install the "
+                             "plugin's Python dependencies (see README)") from exc
+        # the PIL backend: the same pixels whether or not torchvision is installed
+        major = int(re.match(r"\d+", transformers.__version__).group())
+        backend = {"backend": "pil"} if major >= 5 else {}
+        bars = transformers.utils.logging.is_progress_bar_enabled()
+        transformers.utils.logging.disable_progress_bar()  # no tqdm bars in a QGIS log
+        try:
+            self.processor = AutoImageProcessor.from_pretrained(
+                self.model_id, trust_remote_code=False, **backend)
+            model = Mask2FormerForUniversalSegmentation.from_pretrained(
+                self.model_id, trust_remote_code=False)
+        except (OSError, ValueError, KeyError) as exc:
+            if Path(self.model_id).exists():
+                hint = ("the folder must hold config.json, the weights and "
+                        "preprocessor_config.json, as written by save_pretrained")
+            else:
+                hint = ("it is not in the local Hugging Face cache and the hub cannot be reached; "
+                        f"on a machine with internet run `hf download {self.model_id}` and copy "
+                        "its cache (HF_HOME) here, or pass the path of a folder holding the model "
+                        "and its image processor (save_pretrained)")
+            raise InputError(f"the segmentation model {self.model_id!r} could not be loaded: "
+                             f"{hint}. ({type(exc).__name__}: {str(exc).splitlines()[0]})"
+                             ) from None
+        finally:
+            if bars:
+                transformers.utils.logging.enable_progress_bar()
+        self._torch = torch
+        self.device = device or ("cuda" if torch.cuda.is_available() else "cpu")
+        self.model = model.to(self.device).eval()
+
+    def _describe(self) -> dict:
+        folder, revision = self._model_folder()
+        weights = _weights_sha256(folder) if folder is not None else None
+        revision = getattr(self.model.config, "_commit_hash", None) or revision
+        signature = {"features": "vistas_attribute_ratios", "attributes": list(ATTRIBUTES),
+                     "processor": self.processor.to_dict(), "loader": LOADER_VERSION,
+                     "label_map_max_side": self.label_map_max_side,
+                     "mapping_sha256": self.mapping.sha256,
+                     "exclude_recording_car": self.mapping.exclude_recording_car}
+        digest = hashlib.sha256(json.dumps(signature, sort_keys=True, default=str).encode())
+        return {
+            "model": self.model_id,
+            "revision": revision,
+            "weights_sha256": weights,
+            "cache_model_id": (f"local:{folder.name}" if Path(self.model_id).is_dir()
+                               else self.model_id),
+            "cache_signature": "sha256:" + digest.hexdigest()[:32],
+            "label_map_max_side": self.label_map_max_side,
+            "mapping_path": self.mapping.path,
+            "mapping_sha256": self.mapping.sha256,
+            "exclude_recording_car": self.mapping.exclude_recording_car,
+            "attributes": self.mapping.attribute_class_names(),
+            "protocol": "PROTOCOL §5",
+        }
+
+    def model_info(self) -> dict:
+        """Model id, revision / weights hash and the mapping used — for manifests and reports."""
+        return json.loads(json.dumps(self._info, default=str))
+
+    @property
+    def attributes(self) -> list[str]:
+        return list(ATTRIBUTES)
+
+    def _model_folder(self) -> tuple[Optional[Path], Optional[str]]:
+        """The folder holding the weights, and the hub commit when it is a cache snapshot."""
+        if Path(self.model_id).is_dir():
+            return Path(self.model_id).resolve(), None
+        try:
+            from huggingface_hub import snapshot_download
+            snapshot = Path(snapshot_download(self.model_id, local_files_only=True))
+        except (ImportError, OSError, ValueError) as exc:
+            log.warning("cannot locate the weights of %s to hash them: %s", self.model_id, exc)
+            return None, None
+        return snapshot, snapshot.name
+
+    def _cache_key(self, image_sha256: str) -> CacheKey:
+        info = self._info
+        revision = info["revision"] or f"sha256:{info['weights_sha256']}"
+        return CacheKey(image_sha256, info["cache_model_id"], revision, info["cache_signature"])
+
+    def ratios_for_paths(self, paths: Iterable[Union[str, Path]],
+                         progress: Optional[Progress] = None) -> RatioResult:
+        """Ratios of the 8 attributes for each image; unreadable images give NaN rows."""
+        paths = [str(p) for p in paths]
+        ratios = np.full((len(paths), len(ATTRIBUTES)), np.nan, dtype=np.float32)
+        failed: dict[str, str] = {}
+        todo = list(range(len(paths)))
+        keys: dict[int, CacheKey] = {}
+        if self.cache is not None:
+            for i, path in enumerate(paths):
+                try:
+                    keys[i] = self._cache_key(content_hash(path))
+                except ImageError as exc:
+                    failed[path] = exc.reason
+            hits = self.cache.get_many(list(dict.fromkeys(keys.values()))) or {}
+            for i, key in keys.items():
+                if key in hits:
+                    ratios[i] = np.asarray(hits[key], dtype=np.float32)
+            todo = [i for i in keys if keys[i] not in hits]
+
+        computed: dict[CacheKey, np.ndarray] = {}
+        for start in range(0, len(todo), self.batch_size):
+            check_cancel(progress, "semantic segmentation")
+            for i, row in self._run_batch(paths, todo[start:start + self.batch_size], failed):
+                ratios[i] = row
+                if i in keys:
+                    computed[keys[i]] = ratios[i]
+            if progress is not None:
+                progress.set_progress(100.0 * min(start + self.batch_size, len(todo)) / len(todo))
+        if self.cache is not None and computed:
+            self.cache.put_many(computed)
+        if failed and progress is not None:
+            progress.warning(f"{len(failed)} image(s) could not be segmented: "
+                             + "; ".join(f"{p}: {r}" for p, r in list(failed.items())[:5]))
+        return RatioResult(ratios=ratios, attributes=list(ATTRIBUTES), failed=failed)
+
+    def _run_batch(self, paths: Sequence[str], indices: Sequence[int], failed: dict[str, str]):
+        """Segment one batch; yield (index, ratios). Images of one processed size run together,
+        so no padding reaches the post-processing (which would count padded pixels)."""
+        torch = self._torch
+        groups: dict[tuple, list] = {}
+        for i in indices:
+            try:
+                image = load_rgb(paths[i])
+                inputs = self.processor(images=[image], return_tensors="pt")
+            except ImageError as exc:
+                failed[paths[i]] = exc.reason
+                continue
+            except ValueError as exc:  # the processor refuses it (e.g. a 1-pixel image)
+                failed[paths[i]] = f"cannot be preprocessed: {exc}"
+                continue
+            pixels = inputs["pixel_values"]
+            groups.setdefault(tuple(pixels.shape[-2:]), []).append(
+                (i, pixels, inputs.get("pixel_mask"), (image.height, image.width)))
+        for items in groups.values():
+            pixel_values = torch.cat([it[1] for it in items]).to(self.device)
+            masks = [it[2] for it in items]
+            pixel_mask = (torch.cat(masks).to(self.device)
+                          if all(m is not None for m in masks) else None)
+            with torch.inference_mode():
+                outputs = self.model(pixel_values=pixel_values, pixel_mask=pixel_mask)
+                sizes = [_target_size(h, w, self.label_map_max_side) for *_, (h, w) in items]
+                maps = self.processor.post_process_semantic_segmentation(
+                    outputs, target_sizes=sizes)
+            for (i, *_), label_map in zip(items, maps):
+                yield i, ratios_from_label_map(label_map.cpu().numpy(), self.model_mapping)
