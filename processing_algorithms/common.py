@@ -52,7 +52,7 @@ class StylePostProcessor(QgsProcessingLayerPostProcessorInterface):
 
     def postProcessLayer(self, layer, context, feedback):  # noqa: N802
         if layer is not None and layer.isValid():
-            layer.loadNamedStyle(str(RESOURCES / "styles" / self.qml))
+            layer.loadNamedStyle(str(style_for(layer, self.qml)))
             layer.triggerRepaint()
 
     @classmethod
@@ -77,3 +77,15 @@ def advanced(param):
 
 def style_path(qml: str) -> Path:
     return RESOURCES / "styles" / qml
+
+
+def style_for(layer, qml: str) -> Path:
+    """The line style, or its ``_points`` variant for a point layer (a style only applies to
+    layers of its own geometry type)."""
+    from qgis.core import QgsWkbTypes
+
+    if layer.geometryType() == QgsWkbTypes.PointGeometry:
+        points = style_path(qml.replace(".qml", "_points.qml"))
+        if points.exists():
+            return points
+    return style_path(qml)

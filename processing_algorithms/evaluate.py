@@ -96,7 +96,8 @@ class EvaluateAlgorithm(QgsProcessingAlgorithm):
                        batch_size=self.parameterAsInt(parameters, self.BATCH, context),
                        progress=FeedbackProgress(feedback))
         layer_uri = f"{run.paths['gpkg']}|layername=segment_scores"
-        load_on_completion(context, layer_uri, f"GeoFidelity Δhard — {run.model} {run.condition}",
+        label = f"GeoFidelity Δhard — {run.model} {run.condition}" + (" (STAND-IN DATA)" if run.stand_in_note else "")
+        load_on_completion(context, layer_uri, label,
                            "SEGMENT_SCORES", "segment_margin_hard.qml")
         feedback.pushInfo(f"{len(run.result.rows)} panels scored; γ = {run.result.gamma:.6g}; "
                           f"features computed {run.result.feature_stats['computed']}, "

@@ -51,19 +51,23 @@ MARGIN_CLASSES = [(-2.0, -0.10, "#b2182b", "< −0.10 (loses clearly)"),
                   (0.10, 2.0, "#2166ac", "> 0.10 (beats every negative)")]
 
 
-def margin_diverging(layer: QgsVectorLayer) -> None:
+def margin_diverging(layer: QgsVectorLayer, points: bool = False) -> None:
     """Δhard = s(target) − max s(negatives): diverging around 0 (PROTOCOL §6 margins)."""
-    from qgis.core import QgsGraduatedSymbolRenderer, QgsRendererRange
+    from qgis.core import QgsGraduatedSymbolRenderer, QgsMarkerSymbol, QgsRendererRange
 
     ranges = []
     for low, high, colour, label in MARGIN_CLASSES:
-        symbol = QgsLineSymbol.createSimple({"color": colour, "width": "1.6", "capstyle": "round"})
+        if points:
+            symbol = QgsMarkerSymbol.createSimple({"color": colour, "size": "3.2", "outline_color": "#333333"})
+        else:
+            symbol = QgsLineSymbol.createSimple({"color": colour, "width": "1.6", "capstyle": "round"})
         ranges.append(QgsRendererRange(low, high, symbol, label))
     renderer = QgsGraduatedSymbolRenderer("margin_hard", ranges)
     layer.setRenderer(renderer)
     layer.setLabeling(_labels("street_name"))
     layer.setLabelsEnabled(True)
-    layer.saveNamedStyle(str(STYLES / "segment_margin_hard.qml"))
+    name = "segment_margin_hard_points.qml" if points else "segment_margin_hard.qml"
+    layer.saveNamedStyle(str(STYLES / name))
 
 
 def main() -> int:
@@ -77,6 +81,9 @@ def main() -> int:
     scores = QgsVectorLayer("LineString?crs=EPSG:4326&field=margin_hard:double&field=street_name:string",
                             "scores", "memory")
     margin_diverging(scores)
+    point_scores = QgsVectorLayer("Point?crs=EPSG:4326&field=margin_hard:double&field=street_name:string",
+                                  "scores", "memory")
+    margin_diverging(point_scores, points=True)
     print("styles written to", STYLES)
     app.exitQgis()
     return 0

@@ -179,25 +179,10 @@ def test_name_check_fails_on_repeated_model_labels():
 
 @pytest.fixture(scope="module")
 def tiny_model_dir(tmp_path_factory):
-    torch = pytest.importorskip("torch")
-    from transformers import (Mask2FormerConfig, Mask2FormerForUniversalSegmentation,
-                              Mask2FormerImageProcessorPil, SwinConfig)
+    pytest.importorskip("torch")
+    from tiny_models import make_tiny_mask2former
 
-    backbone = SwinConfig(image_size=64, patch_size=4, embed_dim=32, depths=[1, 1, 1, 1],
-                          num_heads=[1, 1, 2, 2], window_size=4,
-                          out_features=["stage1", "stage2", "stage3", "stage4"])
-    config = Mask2FormerConfig(
-        backbone_config=backbone, num_labels=65, id2label=dict(VISTAS_ID2LABEL),
-        label2id={n: i for i, n in VISTAS_ID2LABEL.items()}, hidden_dim=32, feature_size=32,
-        mask_feature_size=32, num_queries=8, encoder_layers=1, decoder_layers=2,
-        num_attention_heads=2, encoder_feedforward_dim=64, dim_feedforward=64,
-        init_std=1.0, init_xavier_std=5.0)  # wide init: label maps mix classes, not one class
-    torch.manual_seed(0)
-    folder = tmp_path_factory.mktemp("tiny_mask2former")
-    Mask2FormerForUniversalSegmentation(config).save_pretrained(folder)
-    Mask2FormerImageProcessorPil(size={"shortest_edge": 64, "longest_edge": 128},
-                                 num_labels=65).save_pretrained(folder)
-    return folder
+    return make_tiny_mask2former(tmp_path_factory.mktemp("tiny_mask2former"), VISTAS_ID2LABEL)
 
 
 @pytest.fixture(scope="module")

@@ -49,7 +49,10 @@ def write_gpkg(path: Path, rows: list[dict], segments: list[dict], model: str | 
             chosen = {r["segment_id"]: r for r in rows if r["model"] == model and r["condition"] == condition}
             geoms = {s["segment_id"]: (wkt.loads(s["geometry_wkt"]) if s.get("geometry_wkt")
                                        else Point(s["centroid_lon"], s["centroid_lat"])) for s in segments}
-            gtype = "LineString" if all(g.geom_type == "LineString" for g in geoms.values()) else "Unknown"
+            lines = all(g.geom_type == "LineString" for g in geoms.values())
+            if not lines:  # e.g. an imported release: its blocks have centroids only
+                geoms = {sid: (g if g.geom_type == "Point" else g.centroid) for sid, g in geoms.items()}
+            gtype = "LineString" if lines else "Point"
             props = {"segment_id": "str", "city": "str", "street_name": "str", "neighbourhood": "str",
                      "model": "str", "condition": "str", "stand_in": "int",
                      **{f: "float" for f in SEGMENT_FIELDS}}

@@ -20,6 +20,7 @@ class EvaluationRun:
     paths: dict
     model: str | None
     condition: str | None
+    stand_in_note: str | None = None
 
 
 def pick_layer_panel(rows: list[dict], model: str | None, condition: str | None) -> tuple[str | None, str | None]:
@@ -58,8 +59,12 @@ def run_evaluation(store_path: str | Path, out_dir: str | Path, feature_model: s
     else:
         notes.append("GADS skipped: no semantic segmentation model given")
     with BenchmarkStore(store_path, create=False) as store:
+        stand_in_note = stand_in_note or store.meta("stand_in")
+        if stand_in_note:
+            progress.warning(stand_in_note)
+            notes.append(stand_in_note)
         result = evaluate_store(store, extractor, options, ratio_model=ratio_model, progress=progress)
         model, condition = pick_layer_panel(result.rows, layer_model, layer_condition)
         manifest = evaluation_manifest(result, options, store, models, notes)
         paths = write_outputs(out_dir, result, store.segments(), manifest, model, condition, stand_in_note)
-    return EvaluationRun(result, paths, model, condition)
+    return EvaluationRun(result, paths, model, condition, stand_in_note)

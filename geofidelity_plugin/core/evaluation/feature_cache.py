@@ -1,0 +1,244 @@
+"""On-disk cache of per-image embeddings (PROTOCOL §5: "cached by image content hash + model id
++ preprocessing, so a re-run recomputes only what changed").
+
+A row is keyed by :class:`CacheKey` — the sha256 of the image file's bytes, the model id, the
+model revision (hub commit or weights sha256) and a preprocessing signature — and holds a
+float32 vector as a BLOB with its dimension and a CRC-32 of the bytes.
+
+Why SQLite: several processes (a QGIS task and a CLI run, or parallel workers) may fill the same
+cache. In WAL mode readers never block the writer; each :meth:`FeatureCache.put_many` is one
+``BEGIN IMMEDIATE`` transaction, so a writer killed mid-batch leaves nothing of that batch (the
+rollback happens at the next open) and a row is either wholly there or absent. On read a row
+whose length or CRC does not match is treated as a miss, so even a damaged file is never
+trusted. Keep the cache on a local disk: SQLite's WAL does not work over network file systems.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import sqlite3
+import threading
+import time
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Mapping
+
+import numpy as np
+
+from ..errors import InputError
+from ..paths import cache_dir
+
+log = logging.getLogger("geofidelity")
+
+SCHEMA_VERSION = 1
+_CHUNK = 500  # image hashes per SELECT … IN (…), well under SQLite's variable limit
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS embeddings (
+    model_id       TEXT    NOT NULL,
+    model_revision TEXT    NOT NULL,
+    preprocessing  TEXT    NOT NULL,
+    image_sha256   TEXT    NOT NULL,
+    dim            INTEGER NOT NULL,
+    vector         BLOB    NOT NULL,
+    crc32          INTEGER NOT NULL,
+    created_unix   REAL    NOT NULL,
+    PRIMARY KEY (model_id, model_revision, preprocessing, image_sha256)
+) WITHOUT ROWID;
+"""
+
+
+@dataclass(frozen=True)
+class CacheKey:
+    """What makes an embedding reusable: same bytes, same weights, same preprocessing."""
+
+    image_sha256: str
+    model_id: str
+    model_revision: str
+    preprocessing: str
+
+
+@dataclass
+class CacheStats:
+    hits: int = 0
+    misses: int = 0
+    writes: int = 0
+    corrupt: int = 0  # rows found but failing the length/CRC check (counted as misses too)
+
+
+def default_cache_path() -> Path:
+    return cache_dir() / "features.sqlite"
+
+
+class FeatureCache:
+    """Embedding cache in one SQLite file; safe to share between threads and processes."""
+
+    def __init__(self, path: str | os.PathLike | None = None, busy_timeout_s: float = 60.0):
+        self.path = Path(path) if path is not None else default_cache_path()
+        self.busy_timeout_s = float(busy_timeout_s)
+        self.stats = CacheStats()
+        self._lock = threading.RLock()
+        self._conn: sqlite3.Connection | None = None
+        self._pid: int | None = None
+        self._connection()  # fail early on an unwritable path or a file that is not a cache
+
+    # -- connection -------------------------------------------------------------------------
+    def _connection(self) -> sqlite3.Connection:
+        if self._conn is not None and self._pid == os.getpid():
+            return self._conn
+        # a connection inherited through fork() must not be used in the child: open a new one
+        self._conn, self._pid = None, os.getpid()
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        conn = sqlite3.connect(self.path, timeout=self.busy_timeout_s, isolation_level=None,
+                               check_same_thread=False)
+        try:
+            conn.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout_s * 1000)}")
+            self._retry_locked(lambda: conn.execute("PRAGMA journal_mode = WAL").fetchone())
+            conn.execute("PRAGMA synchronous = NORMAL")  # WAL + NORMAL: no corruption on crash
+            self._retry_locked(lambda: self._create_schema(conn))
+        except sqlite3.DatabaseError as exc:
+            conn.close()
+            raise InputError(f"feature cache {self.path} cannot be used ({exc}); delete the file "
+                             "or choose another cache path") from None
+        self._conn = conn
+        return conn
+
+    def _create_schema(self, conn: sqlite3.Connection) -> None:
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            for statement in _SCHEMA.split(";"):
+                if statement.strip():
+                    conn.execute(statement)
+            row = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+            if row is None:
+                conn.execute("INSERT INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
+            elif int(row[0]) != SCHEMA_VERSION:
+                raise sqlite3.DatabaseError(f"schema version {row[0]}, expected {SCHEMA_VERSION}")
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+
+    def _retry_locked(self, action):
+        """Run ``action``, retrying "database is locked" (e.g. WAL switch racing another opener)."""
+        deadline = time.monotonic() + self.busy_timeout_s
+        while True:
+            try:
+                return action()
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) and "busy" not in str(exc) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
+
+    def close(self) -> None:
+        with self._lock:
+            if self._conn is not None and self._pid == os.getpid():
+                self._conn.close()
+            self._conn = None
+
+    def __enter__(self) -> "FeatureCache":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def __getstate__(self) -> dict:  # picklable for multiprocessing: the connection stays behind
+        return {"path": self.path, "busy_timeout_s": self.busy_timeout_s}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__init__(state["path"], state["busy_timeout_s"])
+
+    # -- reading ----------------------------------------------------------------------------
+    def get_many(self, keys: Iterable[CacheKey]) -> dict[CacheKey, np.ndarray]:
+        """The cached vector of every key found (float32, 1-D); absent keys are misses."""
+        wanted = list(dict.fromkeys(keys))
+        groups: dict[tuple[str, str, str], list[str]] = {}
+        for key in wanted:
+            groups.setdefault((key.model_id, key.model_revision, key.preprocessing), []).append(
+                key.image_sha256)
+        found: dict[CacheKey, np.ndarray] = {}
+        corrupt = 0
+        with self._lock:
+            conn = self._connection()
+            for (model_id, revision, preprocessing), hashes in groups.items():
+                for start in range(0, len(hashes), _CHUNK):
+                    chunk = hashes[start:start + _CHUNK]
+                    marks = ",".join("?" * len(chunk))
+                    rows = conn.execute(
+                        "SELECT image_sha256, dim, vector, crc32 FROM embeddings WHERE model_id = ? "
+                        f"AND model_revision = ? AND preprocessing = ? AND image_sha256 IN ({marks})",
+                        (model_id, revision, preprocessing, *chunk)).fetchall()
+                    for sha, dim, blob, crc in rows:
+                        if len(blob) != 4 * dim or zlib.crc32(blob) != crc:
+                            corrupt += 1
+                            continue
+                        found[CacheKey(sha, model_id, revision, preprocessing)] = \
+                            np.frombuffer(blob, dtype="<f4").astype(np.float32)
+            self.stats.corrupt += corrupt
+            self.stats.hits += len(found)
+            self.stats.misses += len(wanted) - len(found)
+        if corrupt:
+            log.warning("feature cache %s: %d damaged row(s) ignored and recomputed", self.path, corrupt)
+        return found
+
+    def __contains__(self, key: CacheKey) -> bool:
+        with self._lock:
+            row = self._connection().execute(
+                "SELECT 1 FROM embeddings WHERE model_id = ? AND model_revision = ? AND "
+                "preprocessing = ? AND image_sha256 = ?",
+                (key.model_id, key.model_revision, key.preprocessing, key.image_sha256)).fetchone()
+        return row is not None
+
+    def __len__(self) -> int:
+        with self._lock:
+            return int(self._connection().execute("SELECT COUNT(*) FROM embeddings").fetchone()[0])
+
+    # -- writing ----------------------------------------------------------------------------
+    def put_many(self, items: Mapping[CacheKey, np.ndarray] | Iterable[tuple[CacheKey, np.ndarray]]
+                 ) -> int:
+        """Store vectors in one transaction (all or nothing); returns the number written.
+
+        Vectors with NaN or infinity are not stored: they would poison every later run.
+        """
+        pairs = items.items() if isinstance(items, Mapping) else items
+        rows, now = [], time.time()
+        for key, vector in pairs:
+            array = np.asarray(vector, dtype="<f4").reshape(-1)
+            if not np.isfinite(array).all():
+                log.warning("not caching a non-finite embedding for image %s", key.image_sha256[:12])
+                continue
+            blob = array.tobytes()
+            rows.append((key.model_id, key.model_revision, key.preprocessing, key.image_sha256,
+                         int(array.size), blob, zlib.crc32(blob), now))
+        if not rows:
+            return 0
+        with self._lock:
+            conn = self._connection()
+            self._retry_locked(lambda: conn.execute("BEGIN IMMEDIATE"))
+            try:
+                conn.executemany("INSERT OR REPLACE INTO embeddings VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                                 rows)
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            self.stats.writes += len(rows)
+        return len(rows)
+
+    def clear(self, model_id: str | None = None) -> int:
+        """Delete every row (or those of one model); returns how many went."""
+        with self._lock:
+            conn = self._connection()
+            self._retry_locked(lambda: conn.execute("BEGIN IMMEDIATE"))
+            try:
+                if model_id is None:
+                    count = conn.execute("DELETE FROM embeddings").rowcount
+                else:
+                    count = conn.execute("DELETE FROM embeddings WHERE model_id = ?", (model_id,)).rowcount
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+        return int(count)

