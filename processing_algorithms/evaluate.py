@@ -16,6 +16,7 @@ class EvaluateAlgorithm(QgsProcessingAlgorithm):
     STORE, FEATURE_MODEL, SEMANTIC_MODEL = "STORE", "FEATURE_MODEL", "SEMANTIC_MODEL"
     MODEL, CONDITION, MODE, UNBIASED, L2 = "MODEL", "CONDITION", "RETRIEVAL_MODE", "MMD_UNBIASED", "L2_NORMALISE"
     HOLDOUT, BOOTSTRAP, SEED, BATCH, OUTPUT = "HOLDOUT_SIZE", "BOOTSTRAP", "SEED", "BATCH_SIZE", "OUTPUT_FOLDER"
+    EXACT = "EXACT_DECODE"
 
     def name(self):
         return "evaluate"
@@ -68,6 +69,9 @@ class EvaluateAlgorithm(QgsProcessingAlgorithm):
                                                                 defaultValue=d.n_bootstrap, minValue=1)))
         self.addParameter(QgsProcessingParameterNumber(self.SEED, "Random seed", defaultValue=d.seed))
         self.addParameter(advanced(QgsProcessingParameterNumber(self.BATCH, "Batch size", defaultValue=16, minValue=1)))
+        self.addParameter(advanced(QgsProcessingParameterBoolean(
+            self.EXACT, "Decode JPEGs at full size (slower; default decodes at a reduced scale ≥ the resize target)",
+            defaultValue=False)))
         self.addParameter(QgsProcessingParameterFolderDestination(self.OUTPUT, "Output folder"))
         self.addOutput(QgsProcessingOutputVectorLayer("SEGMENT_SCORES", "Per-segment scores"))
         self.addOutput(QgsProcessingOutputFile("PER_PANEL_CSV", "Per-panel scores (CSV)"))
@@ -94,6 +98,7 @@ class EvaluateAlgorithm(QgsProcessingAlgorithm):
                        layer_model=self.parameterAsString(parameters, self.MODEL, context) or None,
                        layer_condition=self.parameterAsString(parameters, self.CONDITION, context) or None,
                        batch_size=self.parameterAsInt(parameters, self.BATCH, context),
+                       fast_jpeg_decode=not self.parameterAsBool(parameters, self.EXACT, context),
                        progress=FeedbackProgress(feedback))
         layer_uri = f"{run.paths['gpkg']}|layername=segment_scores"
         label = f"GeoFidelity Δhard — {run.model} {run.condition}" + (" (STAND-IN DATA)" if run.stand_in_note else "")

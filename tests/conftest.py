@@ -54,6 +54,7 @@ def qgis_provider(qgis_app, qgis_processing):
 def qgis_process_env(plugin_root: Path, home: Path) -> dict:
     env = dict(os.environ)
     env.update({"QGIS_PLUGINPATH": str(plugin_root), "HOME": str(home),
+                "QGIS_CUSTOM_CONFIG_PATH": str(home / "qgis-profile"),
                 "QT_QPA_PLATFORM": "offscreen", "XDG_RUNTIME_DIR": str(home / "runtime"),
                 "GEOFIDELITY_PYTHONPATH": str(VENV_SITE), "PYTHONDONTWRITEBYTECODE": "1"})
     env.pop("PYTHONPATH", None)

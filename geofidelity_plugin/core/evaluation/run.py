@@ -40,14 +40,18 @@ def run_evaluation(store_path: str | Path, out_dir: str | Path, feature_model: s
                    options: EvaluationOptions | None = None, semantic_model: str | None = None,
                    layer_model: str | None = None, layer_condition: str | None = None,
                    batch_size: int = 16, device: str | None = None, cache_path: str | Path | None = None,
-                   stand_in_note: str | None = None, progress: Progress | None = None) -> EvaluationRun:
+                   stand_in_note: str | None = None, fast_jpeg_decode: bool = True,
+                   progress: Progress | None = None) -> EvaluationRun:
+    """``fast_jpeg_decode``: decode large JPEGs at a reduced DCT scale that still covers the
+    processor's resize target (embedding cosine vs a full decode ≥ 0.9997); off = exact."""
     from .feature_cache import FeatureCache
     from .features import FeatureExtractor
 
     options = options or EvaluationOptions()
     progress = progress or NullProgress()
     cache = FeatureCache(cache_path) if cache_path else FeatureCache()
-    extractor = FeatureExtractor(feature_model, device=device, batch_size=batch_size, cache=cache)
+    extractor = FeatureExtractor(feature_model, device=device, batch_size=batch_size, cache=cache,
+                                 l2_normalise=False, fast_jpeg_decode=fast_jpeg_decode)
     models = [extractor.model_info()]
     ratio_model = None
     notes = []
