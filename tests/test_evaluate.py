@@ -156,3 +156,25 @@ def test_outputs(small, tmp_path):
     saved = json.loads(paths["manifest"].read_text())
     assert saved["gamma"] == result.gamma and saved["options"]["n_bootstrap"] == 300
     assert saved["stand_in"] == "STAND-IN embeddings"
+
+
+def test_empty_reference_panel_is_skipped_and_listed(small):
+    store, vectors = small
+    victim = store.segments()[0]["segment_id"]
+    with store.transaction():
+        store.db.execute("DELETE FROM reference_images WHERE segment_id = ?", (victim,))
+    result = evaluate_store(store, TableEmbedder(vectors), FAST)
+    reasons = {(s.get("model"), s["segment_id"]): s["reason"] for s in result.skipped}
+    assert reasons[(None, victim)] == "empty reference panel"
+    assert reasons[("m1", victim)] == "target has no usable reference panel"
+    assert all(r["segment_id"] != victim for r in result.rows)
+    assert result.rows  # the other segments are still scored
+
+
+def test_all_reference_images_rejected_by_audit(small):
+    store, vectors = small
+    for imgs in store.reference_panels().values():
+        for r in imgs:
+            store.set_audit(r["reference_id"], "reject")
+    with pytest.raises(InputError, match="no reference or generated|no segment has a usable reference panel"):
+        evaluate_store(store, TableEmbedder(vectors), FAST)
