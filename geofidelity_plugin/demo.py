@@ -23,19 +23,22 @@ def _demo_cities() -> Path:
     return resource("data", "demo_cities.csv")
 
 
-def write_project(path: Path, layers: list[tuple[str, str, str]]) -> Path:
-    """Write a ``.qgz`` holding ``(uri, name, qml)`` layers, each styled from resources."""
+def write_project(path: Path, layers: list[tuple]) -> Path:
+    """Write a ``.qgz`` holding ``(uri, name, qml[, custom properties])`` layers, each styled
+    from resources."""
     from qgis.core import QgsProject, QgsVectorLayer
 
     from .core.resources import resource
 
     project = QgsProject()
     project.setTitle("GeoFidelity demo")
-    for uri, name, qml in layers:
+    for uri, name, qml, *extra in layers:
         layer = QgsVectorLayer(uri, name, "ogr")
         if not layer.isValid():
             raise RuntimeError(f"demo layer {uri} did not load")
         layer.loadNamedStyle(str(resource("styles", qml)))
+        for key, value in (extra[0] if extra else {}).items():
+            layer.setCustomProperty(key, value)
         project.addMapLayer(layer)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.stem}.tmp.qgz")
@@ -73,7 +76,8 @@ def run_demo(out_dir: Path) -> dict[str, Path]:
         "CONDITION": "L1"}, context=context, feedback=feedback)
     project = write_project(out_dir / "geofidelity_demo.qgz", [
         (f"{segments}|layername=segments", "GeoFidelity segments", "segments_by_class.qml"),
-        (evaluation["SEGMENT_SCORES"], "GeoFidelity Δhard — L1 (STAND-IN DATA)", "segment_margin_hard.qml")])
+        (evaluation["SEGMENT_SCORES"], "GeoFidelity Δhard — L1 (STAND-IN DATA)", "segment_margin_hard.qml",
+         {"geofidelity/store": str(store), "geofidelity/evaluation": str(out_dir / "evaluation")})])
     return {"segments": Path(result["OUTPUT"]), "summary": Path(result["SUMMARY"]),
             "manifest": Path(result["MANIFEST"]), "store": store, "tables": Path(evaluation["TABLES"]),
             "scores": Path(evaluation["PER_PANEL_CSV"]), "eval_manifest": Path(evaluation["MANIFEST"]),

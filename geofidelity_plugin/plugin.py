@@ -30,10 +30,48 @@ class GeoFidelityPlugin:
 
     def initGui(self):  # noqa: N802
         self.initProcessing()
+        from qgis.PyQt.QtGui import QIcon
+        from qgis.PyQt.QtWidgets import QAction
+
+        from .core.resources import resource
+
+        self.action = QAction(QIcon(str(resource("icons", "geofidelity.svg"))), "GeoFidelity inspector",
+                              self.iface.mainWindow())
+        self.action.setCheckable(True)
+        self.action.setToolTip("Click a road segment to see its panels and scores")
+        self.action.toggled.connect(self.toggle_inspector)
+        self.iface.addToolBarIcon(self.action)
+        self.iface.addPluginToMenu("GeoFidelity", self.action)
+
+    def toggle_inspector(self, on: bool) -> None:
+        from qgis.PyQt.QtCore import Qt
+
+        from .gui.inspector_dock import InspectorDock
+        from .gui.map_tool import SegmentIdentifyTool
+
+        canvas = self.iface.mapCanvas()
+        if getattr(self, "dock", None) is None:
+            self.dock = InspectorDock(self.iface.mainWindow())
+            self.iface.addDockWidget(Qt.RightDockWidgetArea, self.dock)
+            self.tool = SegmentIdentifyTool(canvas)
+            self.tool.setAction(self.action)
+            self.tool.segmentIdentified.connect(self.dock.show_feature)
+        if on:
+            self.dock.show()
+            canvas.setMapTool(self.tool)
+        elif canvas.mapTool() is self.tool:
+            canvas.unsetMapTool(self.tool)
 
     def unload(self):
         from qgis.core import QgsApplication
 
+        if getattr(self, "action", None) is not None:
+            self.iface.removeToolBarIcon(self.action)
+            self.iface.removePluginMenu("GeoFidelity", self.action)
+        if getattr(self, "dock", None) is not None:
+            self.iface.removeDockWidget(self.dock)
+            self.dock.deleteLater()
+            self.dock = None
         if self.provider is not None:
             QgsApplication.processingRegistry().removeProvider(self.provider)
             self.provider = None

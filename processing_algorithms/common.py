@@ -46,26 +46,29 @@ class StylePostProcessor(QgsProcessingLayerPostProcessorInterface):
 
     _keep = []  # QGIS does not own Python post-processors: keep them alive
 
-    def __init__(self, qml: str):
+    def __init__(self, qml: str, properties: dict | None = None):
         super().__init__()
         self.qml = qml
+        self.properties = properties or {}
 
     def postProcessLayer(self, layer, context, feedback):  # noqa: N802
         if layer is not None and layer.isValid():
             layer.loadNamedStyle(str(style_for(layer, self.qml)))
+            for key, value in self.properties.items():  # e.g. the store the inspector reads
+                layer.setCustomProperty(key, value)
             layer.triggerRepaint()
 
     @classmethod
-    def create(cls, qml: str) -> "StylePostProcessor":
-        proc = cls(qml)
+    def create(cls, qml: str, properties: dict | None = None) -> "StylePostProcessor":
+        proc = cls(qml, properties)
         cls._keep.append(proc)
         return proc
 
 
 def load_on_completion(context: QgsProcessingContext, uri: str, name: str, output: str,
-                       qml: str) -> None:
+                       qml: str, properties: dict | None = None) -> None:
     details = QgsProcessingContext.LayerDetails(name, context.project(), output)
-    details.setPostProcessor(StylePostProcessor.create(qml))
+    details.setPostProcessor(StylePostProcessor.create(qml, properties))
     context.addLayerToLoadOnCompletion(uri, details)
 
 

@@ -1,6 +1,8 @@
 """``geofidelity:evaluate`` — PROTOCOL §5–§7 scores, tables and a per-segment margin layer."""
 from __future__ import annotations
 
+from pathlib import Path
+
 from qgis.core import (QgsProcessingAlgorithm, QgsProcessingOutputFile, QgsProcessingOutputNumber,
                        QgsProcessingOutputVectorLayer, QgsProcessingParameterBoolean,
                        QgsProcessingParameterEnum, QgsProcessingParameterFile,
@@ -102,8 +104,9 @@ class EvaluateAlgorithm(QgsProcessingAlgorithm):
                        progress=FeedbackProgress(feedback))
         layer_uri = f"{run.paths['gpkg']}|layername=segment_scores"
         label = f"GeoFidelity Δhard — {run.model} {run.condition}" + (" (STAND-IN DATA)" if run.stand_in_note else "")
-        load_on_completion(context, layer_uri, label,
-                           "SEGMENT_SCORES", "segment_margin_hard.qml")
+        store_path = str(Path(self.parameterAsFile(parameters, self.STORE, context)).resolve())
+        load_on_completion(context, layer_uri, label, "SEGMENT_SCORES", "segment_margin_hard.qml",
+                           {"geofidelity/store": store_path, "geofidelity/evaluation": str(Path(out_dir).resolve())})
         feedback.pushInfo(f"{len(run.result.rows)} panels scored; γ = {run.result.gamma:.6g}; "
                           f"features computed {run.result.feature_stats['computed']}, "
                           f"cached {run.result.feature_stats['cached']}")

@@ -16,9 +16,6 @@ every log record, message and ``repr``.
 from __future__ import annotations
 
 import concurrent.futures as cf
-import email.utils
-import hashlib
-import io
 import json
 import logging
 import os
@@ -26,19 +23,20 @@ import random
 import re
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable
-from urllib.parse import parse_qs, quote, urlsplit
+from urllib.parse import quote, urlsplit
 
 import requests
 from requests.adapters import HTTPAdapter
 
 from .. import paths
-from ..atomic import write_bytes, write_text
 from ..errors import Cancelled, InputError, RemoteServiceError
 from ..manifest import __version__
 from ..progress import Progress, check_cancel
+from .thumbnails import (DownloadResult, ThumbnailFailed, download_thumbnails,
+                         retry_after_seconds)
 from .tiles import Box, split_box, tiles_along
 
 log = logging.getLogger("geofidelity")
@@ -53,10 +51,7 @@ TOKEN_FIX = f"check {TOKEN_ENV} / the QGIS authentication config"
 _RATE_LIMIT_CODES = frozenset({4, 17, 32, 613})  # Graph API "request limit reached" family
 _ID_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,64}")  # ids become file names: nothing else passes
 _SLICE_S = 0.25
-_CANCEL_GRACE_S = 1.0
-_MAX_RETRY_AFTER_S = 600.0
 _CONNECT_TIMEOUT_S = 10.0
-_CHUNK = 1 << 16
 
 
 class TooMuchData(RemoteServiceError):
@@ -71,14 +66,6 @@ class _Retryable(Exception):
     def __init__(self, reason: str, retry_after: float | None = None):
         super().__init__(reason)
         self.reason, self.retry_after = reason, retry_after
-
-
-class _Expired(Exception):
-    """The CDN refused a thumbnail URL (HTTP 403/410): its signature has expired."""
-
-
-class _ImageFailed(Exception):
-    """One image could not be fetched; the reason goes into ``DownloadResult.failed``."""
 
 
 @dataclass(frozen=True)
@@ -126,14 +113,6 @@ class ImageRecord:
                    thumb_url=item.get("thumb_1024_url"), segment_id=segment_id)
 
 
-@dataclass
-class DownloadResult:
-    paths: dict[str, Path] = field(default_factory=dict)
-    failed: dict[str, str] = field(default_factory=dict)
-    downloaded: int = 0
-    from_cache: int = 0
-
-
 def _point(geometry) -> tuple[float, float] | None:
     """``(lon, lat)`` of a GeoJSON Point, or ``None``."""
     if not isinstance(geometry, dict) or geometry.get("type") != "Point":
@@ -162,68 +141,6 @@ def token_from_env() -> str:
     return token
 
 
-def jpeg_complete(data: bytes, decode: bool = True) -> bool:
-    """Whether ``data`` is a whole JPEG: SOI and EOI markers, and (with ``decode``) a full
-    decode by Pillow; without ``decode`` only Pillow's cheap header check runs."""
-    if len(data) < 4 or data[:2] != b"\xff\xd8" or not data.rstrip(b"\x00").endswith(b"\xff\xd9"):
-        return False
-    try:
-        from PIL import Image
-    except ImportError:  # markers alone then
-        return True
-    try:
-        with Image.open(io.BytesIO(data)) as image:
-            image.load() if decode else image.verify()
-    except (OSError, ValueError, SyntaxError, Image.DecompressionBombError):
-        return False
-    return True
-
-
-def image_path(root: Path, image_id: str) -> Path:
-    """Cache layout ``<root>/<id[:2]>/<id>.jpg`` (sidecar ``<id>.sha256`` beside it)."""
-    return Path(root) / image_id[:2] / f"{image_id}.jpg"
-
-
-def cached_image_ok(path: Path) -> bool:
-    """Trust a cached image only when its sha256 matches the sidecar and it is a whole JPEG."""
-    try:
-        expected = path.with_suffix(".sha256").read_text(encoding="ascii").split()[0].lower()
-        data = path.read_bytes()
-    except (OSError, IndexError, UnicodeDecodeError):
-        return False
-    return hashlib.sha256(data).hexdigest() == expected and jpeg_complete(data, decode=False)
-
-
-def _store_image(path: Path, data: bytes) -> None:
-    write_bytes(path, data)  # the sidecar comes second: no sidecar, no trust
-    write_text(path.with_suffix(".sha256"), f"{hashlib.sha256(data).hexdigest()}  {path.name}\n")
-
-
-def _retry_after(header: str | None) -> float | None:
-    """``Retry-After`` in seconds (delta or HTTP date), capped."""
-    if not header:
-        return None
-    text = header.strip()
-    try:
-        return min(max(float(text), 0.0), _MAX_RETRY_AFTER_S)
-    except ValueError:
-        pass
-    try:
-        stamp = email.utils.parsedate_to_datetime(text).timestamp()
-    except (TypeError, ValueError):
-        return None
-    return min(max(stamp - time.time(), 0.0), _MAX_RETRY_AFTER_S)
-
-
-def _url_expired(url: str) -> bool:
-    """Whether a CDN URL's ``oe`` parameter (hex expiry, epoch seconds) lies in the past."""
-    value = parse_qs(urlsplit(url).query).get("oe", [""])[0]
-    try:
-        return int(value, 16) < time.time()
-    except ValueError:
-        return False
-
-
 class TokenBucket:
     """Thread-safe client-side throttle: ``rate`` requests per second, bursts up to ``burst``."""
 
@@ -250,3 +167,254 @@ class TokenBucket:
             if stopped():
                 raise Cancelled("cancelled by the user while throttling Mapillary requests")
             self._sleep(min(wait, _SLICE_S))
+
+
+class MapillaryClient:
+    """Graph API v4 client (PROTOCOL §2): tiled bbox search and cached thumbnail downloads.
+
+    ``max_retries`` counts repeats after the first attempt; the wait before retry *k* is
+    ``backoff_s * 2**k`` stretched by up to ``jitter`` (from ``random.Random(seed)``) unless
+    the server sent ``Retry-After``. ``sleep`` is injectable so tests record waits. Searches
+    and downloads run on at most ``max_workers`` threads; API calls also pass a token bucket
+    of ``requests_per_second``. Progress and cancel checks stay on the calling thread.
+    """
+
+    def __init__(self, token: str, base_url: str = DEFAULT_BASE_URL, limit: int = MAX_LIMIT,
+                 requests_per_second: float | None = 10.0, max_retries: int = 5,
+                 backoff_s: float = 1.0, timeout_s: float = 30, cache_dir: Path | None = None,
+                 max_workers: int = 8, session: requests.Session | None = None,
+                 sleep: Callable[[float], None] = time.sleep, seed: int | None = None,
+                 jitter: float = 0.25, max_split_depth: int = 6):
+        self._token = (token or "").strip()
+        if not self._token or any(ch.isspace() or not ch.isprintable() for ch in self._token):
+            raise InputError(f"the Mapillary access token is empty or holds spaces or control "
+                             f"characters — set {TOKEN_ENV} (or the QGIS authentication "
+                             "config) to the client token exactly as the Mapillary dashboard "
+                             "shows it")
+        parts = urlsplit(base_url or "")
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise InputError(f"Mapillary API URL {base_url!r} is not an http(s) URL — give one "
+                             f"such as {DEFAULT_BASE_URL}")
+        if not 1 <= limit <= MAX_LIMIT or max_workers < 1 or max_retries < 0 or timeout_s <= 0:
+            raise InputError(f"Mapillary client needs 1 <= limit <= {MAX_LIMIT}, max_workers >= 1,"
+                             " max_retries >= 0 and timeout_s > 0")
+        self.base_url = base_url.rstrip("/")
+        self.limit, self.max_workers = int(limit), int(max_workers)
+        self.max_split_depth = int(max_split_depth)
+        self.max_retries, self.backoff_s, self.timeout_s = max_retries, backoff_s, float(timeout_s)
+        self.cache_dir = Path(cache_dir) if cache_dir is not None else None
+        self.sleep, self.jitter, self._rng = sleep, jitter, random.Random(seed)
+        self._bucket = TokenBucket(requests_per_second)
+        self._lock = threading.Lock()
+        self._counts = {"api": 0, "image": 0}
+        if session is None:
+            session = requests.Session()
+            adapter = HTTPAdapter(pool_connections=4, pool_maxsize=max(10, self.max_workers))
+            session.mount("http://", adapter)
+            session.mount("https://", adapter)
+        self.session = session
+        self.user_agent = USER_AGENT
+
+    def __repr__(self) -> str:
+        return (f"MapillaryClient(base_url={self.base_url!r}, token='***', limit={self.limit}, "
+                f"max_workers={self.max_workers}, cache_dir={self.cache_dir!r})")
+
+    @property
+    def api_requests(self) -> int:
+        return self._counts["api"]
+
+    @property
+    def image_requests(self) -> int:
+        return self._counts["image"]
+
+    def count_request(self, kind: str) -> None:
+        with self._lock:
+            self._counts[kind] += 1
+
+    def redact(self, text: str) -> str:
+        for secret in {self._token, quote(self._token, safe=""), quote(self._token)}:
+            text = text.replace(secret, "***")
+        return text
+
+    # --- API calls ---------------------------------------------------------------------------
+
+    def search(self, box: Box, progress: Progress | None = None) -> list[ImageRecord]:
+        """Images in ``box`` (one request, no paging). ``len(result) >= limit`` may mean the
+        box is FULL — split it (:func:`.tiles.split_box`); :class:`TooMuchData` means the same."""
+        check_cancel(progress, "the Mapillary search")
+        stopped = (lambda: progress.is_canceled()) if progress is not None else (lambda: False)
+        return self._search(box, stopped)[0]
+
+    def _search(self, box: Box, stopped: Callable[[], bool],
+                segment_id: str | None = None) -> tuple[list[ImageRecord], int]:
+        bbox = ",".join(f"{v:.7f}".rstrip("0").rstrip(".") for v in box)
+        payload = self._api_get("/images", {"bbox": bbox, "fields": ",".join(SEARCH_FIELDS),
+                                            "limit": str(self.limit)},
+                                stopped, f"image search in bbox {bbox}", split_on_too_much=True)
+        items = payload.get("data")
+        if not isinstance(items, list):
+            raise RemoteServiceError(f"Mapillary answered the search in bbox {bbox} without a "
+                                     "'data' list — check the API URL")
+        records = [r for r in (ImageRecord.from_api(i, segment_id) for i in items
+                               if isinstance(i, dict)) if r is not None]
+        if len(records) < len(items):
+            log.warning("Mapillary bbox %s: skipped %d item(s) without id, position or capture "
+                        "time", bbox, len(items) - len(records))
+        return records, len(items)
+
+    def _api_get(self, path: str, params: dict, stopped: Callable[[], bool], what: str,
+                 split_on_too_much: bool = False) -> dict:
+        attempts, last = self.max_retries + 1, "no answer"
+        for attempt in range(attempts):
+            if stopped():
+                raise Cancelled(f"cancelled by the user during the Mapillary {what}")
+            self._bucket.acquire(stopped)
+            try:
+                return self._api_attempt(self.base_url + path, params, what, split_on_too_much)
+            except _Retryable as failure:
+                last = failure.reason
+                log.warning("Mapillary %s: %s (attempt %d of %d)", what, last, attempt + 1,
+                            attempts)
+                if attempt + 1 < attempts:
+                    self.pause(self.retry_delay(attempt, failure.retry_after), stopped)
+        raise RemoteServiceError(f"Mapillary {what} failed after {attempts} attempt(s); last "
+                                 f"answer: {last}. Try again later, or lower the request rate.")
+
+    def _api_attempt(self, url: str, params: dict, what: str, split_on_too_much: bool) -> dict:
+        self.count_request("api")
+        headers = {"Authorization": f"OAuth {self._token}", "User-Agent": USER_AGENT,
+                   "Accept": "application/json"}
+        try:
+            response = self.session.get(url, params=params, headers=headers,
+                                        timeout=(min(_CONNECT_TIMEOUT_S, self.timeout_s),
+                                                 self.timeout_s))
+            body, status = response.content, response.status_code
+        except (requests.ConnectionError, requests.Timeout,
+                requests.exceptions.ChunkedEncodingError) as exc:
+            raise _Retryable(f"could not reach {urlsplit(self.base_url).netloc} "
+                             f"({type(exc).__name__}: {self.redact(str(exc))[:200]})") from None
+        except requests.RequestException as exc:
+            raise RemoteServiceError(f"Mapillary {what} failed: {self.redact(str(exc))}") from None
+        if status == 200:
+            try:
+                payload = json.loads(body.decode("utf-8"))
+            except (UnicodeDecodeError, ValueError):
+                raise _Retryable(f"HTTP 200 with invalid JSON, {len(body)} bytes "
+                                 "(truncated?)") from None
+            if not isinstance(payload, dict):
+                raise _Retryable("HTTP 200 without a JSON object")
+            return payload
+        error = _graph_error(body)
+        code = error.get("code")
+        message = self.redact(str(error.get("message") or body[:160].decode("utf-8", "replace")))
+        if code == 190 or status == 401:
+            kind = f"{error.get('type') or 'OAuthException'} {code}" if code else f"HTTP {status}"
+            raise TokenRejected(f"Mapillary rejected the access token ({kind}) — {TOKEN_FIX}")
+        if code == 1 or "reduce the amount of data" in message.lower():
+            if split_on_too_much:
+                raise TooMuchData(f"Mapillary asked for less data in the {what}: split the box")
+            raise _Retryable(f"HTTP {status}: {message}")
+        if status == 429 or code in _RATE_LIMIT_CODES or status >= 500:
+            raise _Retryable(f"HTTP {status}: {message}",
+                             retry_after_seconds(response.headers.get("Retry-After")))
+        raise RemoteServiceError(f"Mapillary answered the {what} with HTTP {status}: {message}"
+                                 f"{f' (code {code})' if code is not None else ''}")
+
+    def retry_delay(self, attempt: int, retry_after: float | None) -> float:
+        if retry_after is not None:
+            return retry_after
+        return self.backoff_s * 2 ** attempt * (1.0 + self.jitter * self._rng.random())
+
+    def pause(self, seconds: float, stopped: Callable[[], bool]) -> None:
+        """Sleep in short slices so that a cancel request is seen within a quarter second."""
+        remaining = seconds
+        while remaining > 1e-9:
+            if stopped():
+                raise Cancelled("cancelled by the user during the wait before a Mapillary retry")
+            step = min(_SLICE_S, remaining)
+            self.sleep(step)
+            remaining -= step
+
+    # --- search along a segment --------------------------------------------------------------
+
+    def images_along(self, line_lonlat, buffer_m: float = 30.0, step_m: float = 200.0,
+                     progress: Progress | None = None,
+                     segment_id: str | None = None) -> list[ImageRecord]:
+        """Every image Mapillary holds in the tiles along a segment, deduplicated by id and
+        sorted by id. Full tiles are split into quadrants up to ``max_split_depth`` times;
+        the buffer filter itself (PROTOCOL §2 filter 1) is left to the caller."""
+        tiles = tiles_along(line_lonlat, buffer_m, step_m)
+        check_cancel(progress, "the Mapillary search")
+        found: dict[str, ImageRecord] = {}
+        stop = threading.Event()
+        pool = cf.ThreadPoolExecutor(self.max_workers, thread_name_prefix="mapillary-search")
+        jobs = {pool.submit(self._search, tile, stop.is_set, segment_id): (tile, 0)
+                for tile in tiles}
+        done = unresolved = 0
+        try:
+            while jobs:
+                finished, _ = cf.wait(jobs, timeout=0.1, return_when=cf.FIRST_COMPLETED)
+                for job in finished:
+                    box, depth = jobs.pop(job)
+                    try:
+                        records, count = job.result()
+                        full = count >= self.limit
+                    except TooMuchData:
+                        records, full = [], True
+                    for record in records:
+                        found.setdefault(record.image_id, record)
+                    if full and depth < self.max_split_depth:
+                        jobs.update({pool.submit(self._search, quarter, stop.is_set, segment_id):
+                                     (quarter, depth + 1) for quarter in split_box(box)})
+                    elif full:
+                        unresolved += 1
+                        log.warning("Mapillary box %s is still full after %d splits: some "
+                                    "images there may be missing", box, depth)
+                    done += 1
+                    if progress is not None:
+                        progress.set_progress(100.0 * done / (done + len(jobs)))
+                check_cancel(progress, "the Mapillary search")
+        except BaseException:
+            stop.set()
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+        pool.shutdown(wait=True)
+        message = (f"Mapillary: {len(found)} images in {done} boxes along the segment"
+                   f"{f' ({unresolved} box(es) still full)' if unresolved else ''}")
+        if progress is not None:
+            (progress.warning if unresolved else progress.info)(message)
+        log.info(message)
+        return [found[key] for key in sorted(found)]
+
+    # --- thumbnails --------------------------------------------------------------------------
+
+    def download(self, records: Iterable[ImageRecord], folder: Path | None = None,
+                 progress: Progress | None = None) -> DownloadResult:
+        """Fetch each record's 1024 px thumbnail into ``<folder>/<id[:2]>/<id>.jpg`` (default
+        folder ``<cache_dir>/images``), reusing every verified cached file
+        (:func:`.thumbnails.download_thumbnails`)."""
+        root = Path(folder) if folder is not None else (
+            (self.cache_dir or paths.cache_dir() / "mapillary") / "images")
+        return download_thumbnails(self, records, root, progress)
+
+    def fresh_thumb_url(self, image_id: str, stopped: Callable[[], bool]) -> str:
+        """A newly signed thumbnail URL, the old one having expired: ``GET /{id}?fields=…``."""
+        try:
+            payload = self._api_get(f"/{image_id}", {"fields": "thumb_1024_url"}, stopped,
+                                    f"thumbnail URL request for image {image_id}")
+        except TokenRejected:
+            raise
+        except RemoteServiceError as failure:
+            raise ThumbnailFailed(str(failure)) from None
+        url = payload.get("thumb_1024_url")
+        if not isinstance(url, str) or not url:
+            raise ThumbnailFailed("Mapillary has no thumbnail URL for this image")
+        return url
+
+def _graph_error(body: bytes) -> dict:
+    """The ``error`` object of a Graph API error answer, or ``{}``."""
+    try:
+        error = json.loads(body.decode("utf-8")).get("error")
+    except (UnicodeDecodeError, ValueError, AttributeError):
+        return {}
+    return error if isinstance(error, dict) else {}

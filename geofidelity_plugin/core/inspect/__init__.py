@@ -1,0 +1,1 @@
+"""What the map inspector shows for one segment, gathered without QGIS (testable headless)."""

@@ -1,0 +1,1 @@
+"""QGIS GUI: the segment inspector (map tool + dock). Imported only inside QGIS."""
