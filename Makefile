@@ -21,7 +21,7 @@ export XDG_RUNTIME_DIR := /tmp/runtime-$(shell id -u)
 export GEOFIDELITY_PYTHONPATH := $(SITE)
 export QGIS_PROCESS := qgis_process.bin
 
-.PHONY: help setup system venv data models plugin zip test demo bench lock styles clean
+.PHONY: help setup system venv data models plugin zip test demo bench lock styles clean screenshots
 
 help:
 	@echo "make demo   — set up, then run the pipeline on bundled data (offline)"
@@ -71,6 +71,9 @@ test: setup
 
 demo: setup
 	$(PY) -m geofidelity_plugin demo --out demo_output
+
+screenshots: demo
+	env -u QT_QPA_PLATFORM xvfb-run -a -s "-screen 0 1600x1000x24" $(PY) scripts/screenshots.py demo_output docs/screenshots
 
 bench: setup
 	$(PY) benchmarks/run_all.py

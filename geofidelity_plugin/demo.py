@@ -73,10 +73,10 @@ def run_demo(out_dir: Path) -> dict[str, Path]:
     processing.run("geofidelity:build_galleries", {"STORE": str(store), "SEED": 0}, context=context, feedback=feedback)
     evaluation = processing.run("geofidelity:evaluate", {
         "STORE": str(store), "FEATURE_MODEL": str(DEMO_FEATURE_MODEL), "OUTPUT_FOLDER": str(out_dir / "evaluation"),
-        "CONDITION": "L1"}, context=context, feedback=feedback)
+        "MODEL": "stand-in:crops", "CONDITION": "L1"}, context=context, feedback=feedback)
     project = write_project(out_dir / "geofidelity_demo.qgz", [
         (f"{segments}|layername=segments", "GeoFidelity segments", "segments_by_class.qml"),
-        (evaluation["SEGMENT_SCORES"], "GeoFidelity Δhard — L1 (STAND-IN DATA)", "segment_margin_hard.qml",
+        (evaluation["SEGMENT_SCORES"], "GeoFidelity Δhard — stand-in:crops L1 (STAND-IN DATA)", "segment_margin_hard.qml",
          {"geofidelity/store": str(store), "geofidelity/evaluation": str(out_dir / "evaluation")})])
     return {"segments": Path(result["OUTPUT"]), "summary": Path(result["SUMMARY"]),
             "manifest": Path(result["MANIFEST"]), "store": store, "tables": Path(evaluation["TABLES"]),

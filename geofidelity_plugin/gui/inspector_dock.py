@@ -30,6 +30,10 @@ def _gallery(parent) -> QListWidget:
     widget.setMovement(QListView.Static)
     widget.setMinimumHeight(THUMB + 40)
     widget.setSelectionMode(QAbstractItemView.ExtendedSelection)
+    widget.setGridSize(QSize(THUMB + 16, THUMB + 40))
+    widget.setUniformItemSizes(True)
+    widget.setWordWrap(True)
+    widget.setTextElideMode(Qt.ElideMiddle)
     return widget
 
 
@@ -37,6 +41,7 @@ class InspectorDock(QDockWidget):
     def __init__(self, parent=None):
         super().__init__("GeoFidelity inspector", parent)
         self.setObjectName("GeoFidelityInspector")
+        self.setMinimumWidth(560)
         self.loader = ThumbnailLoader(self)
         self.loader.ready.connect(self._thumbnail_ready)
         self.items: dict[str, list[QListWidgetItem]] = {}
@@ -100,7 +105,14 @@ class InspectorDock(QDockWidget):
         self.store_path = str(store) if store else None
         self.evaluation_dir = evaluation
         self.page = 0
-        self.show_segment(str(feature["segment_id"]), dict(zip(feature.fields().names(), feature.attributes())))
+        attributes = dict(zip(feature.fields().names(), feature.attributes()))
+        for box, key in ((self.model_box, "model"), (self.condition_box, "condition")):
+            if attributes.get(key):  # a score layer: show the panel it maps
+                box.blockSignals(True)
+                box.clear()
+                box.addItem(str(attributes[key]))
+                box.blockSignals(False)
+        self.show_segment(str(feature["segment_id"]), attributes)
 
     def show_segment(self, segment_id: str, attributes: dict | None = None) -> None:
         from geofidelity_plugin.core.evaluation.store import BenchmarkStore
@@ -132,20 +144,19 @@ class InspectorDock(QDockWidget):
         self.title.setText(f"<b>{f.get('street_name')}</b> — {f.get('neighbourhood') or '?'}, {f.get('city')} "
                            f"({f.get('country_code')}, {f.get('road_class')}, drives {f.get('driving_side')})<br>"
                            f"{v.segment_id}{banner}")
-        for box, values, current in ((self.model_box, v.models, None), (self.condition_box, v.conditions, None)):
-            chosen = box.currentText()
+        for box, values, current in ((self.model_box, v.models, v.model), (self.condition_box, v.conditions, v.condition)):
             box.blockSignals(True)
             box.clear()
             box.addItems(values)
-            if chosen in values:
-                box.setCurrentText(chosen)
+            if current in values:
+                box.setCurrentText(current)
             box.blockSignals(False)
         self.items.clear()
         self._fill_references()
         self.negatives.clear()
         for kind, (neg_id, images) in v.negatives.items():
             for img in images[:2]:
-                self._add(self.negatives, img.path, f"{kind.replace('_', ' ')}\n{neg_id}", img.path)
+                self._add(self.negatives, img.path, kind.replace("_", " "), f"{kind}: {neg_id}\n{img.path}")
         self.generated.clear()
         for img in v.generated:
             self._add(self.generated, img.path, img.label, img.tooltip)
@@ -160,7 +171,8 @@ class InspectorDock(QDockWidget):
         self.references.clear()
         for img in refs[self.page * PAGE_SIZE:(self.page + 1) * PAGE_SIZE]:
             mark = {"accept": " ✔", "reject": " ✘"}.get(img.audit or "", "")
-            item = self._add(self.references, img.path, f"{img.label}{mark}", img.tooltip)
+            item = self._add(self.references, img.path, f"#{refs.index(img) + 1}{mark}",
+                             f"{img.label}\n{img.tooltip}")
             item.setData(Qt.UserRole + 1, img.reference_id)
 
     def _fill_scores(self) -> None:

@@ -41,6 +41,8 @@ class SegmentView:
     models: list[str] = field(default_factory=list)
     conditions: list[str] = field(default_factory=list)
     stand_in: str | None = None
+    model: str | None = None
+    condition: str | None = None
 
 
 def _read_scores(evaluation_dir: Path | None) -> list[dict]:
@@ -106,4 +108,4 @@ def segment_view(store: BenchmarkStore, segment_id: str, evaluation_dir: str | P
         if is_anchor or (row["model"] == model and row["condition"] == condition):
             scores[row["model"]] = {k: _num(row.get(k)) for k in SCORE_KEYS}
     return SegmentView(segment_id, facts, references, negatives, generated, scores, models, conditions,
-                       store.meta("stand_in"))
+                       store.meta("stand_in"), model, condition)

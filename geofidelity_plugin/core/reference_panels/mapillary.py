@@ -310,7 +310,7 @@ class MapillaryClient:
         if code == 190 or status == 401:
             kind = f"{error.get('type') or 'OAuthException'} {code}" if code else f"HTTP {status}"
             raise TokenRejected(f"Mapillary rejected the access token ({kind}) — {TOKEN_FIX}")
-        if code == 1 or "reduce the amount of data" in message.lower():
+        if "reduce the amount of data" in message.lower():  # code 1, like any unknown error
             if split_on_too_much:
                 raise TooMuchData(f"Mapillary asked for less data in the {what}: split the box")
             raise _Retryable(f"HTTP {status}: {message}")
@@ -410,6 +410,7 @@ class MapillaryClient:
         if not isinstance(url, str) or not url:
             raise ThumbnailFailed("Mapillary has no thumbnail URL for this image")
         return url
+
 
 def _graph_error(body: bytes) -> dict:
     """The ``error`` object of a Graph API error answer, or ``{}``."""

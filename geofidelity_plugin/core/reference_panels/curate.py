@@ -1,0 +1,464 @@
+"""Curation of Mapillary reference panels (PROTOCOL §2 "Filters, in this order, each recording a
+reject reason per image", then the cap per segment).
+
+Tiers, applied in order; an image is reported at the *first* tier it fails:
+
+1. buffer — distance (metres, in a local azimuthal-equidistant frame centred on the segment)
+   from the image position to the segment line ≤ ``buffer_m``;
+2. not panoramic — ``is_pano`` false and ``camera_type`` in ``perspective_camera_types``
+   (fisheye, equirectangular, spherical and unknown types are rejected);
+3. daytime — NOAA solar elevation at ``captured_at`` and the image position ≥ ``solar_min_deg``;
+4. SigLIP urban scene (:mod:`.urban`); 5. Vistas semantic ratios (``vistas_ratios`` rules over
+   the PROTOCOL §5 attributes); 6. quality (:mod:`.quality`); 7. duplicates (:mod:`.dedup`);
+8. manual audit.
+
+Decisions:
+
+- Tiers 4 and 5 need a model. When it cannot be loaded (or its option is empty) the tier is
+  recorded as ``skipped`` on every image that reached it and a note says why; it never passes
+  silently. An image whose file is missing or unreadable fails the first pixel tier that runs.
+- Audit flags (``{image_id: 'accept'|'reject'}``): ``reject`` removes an image at tier 8.
+  ``accept`` overrides failures of tiers 4–7 (model and quality judgements, which a person can
+  overrule by looking) but not of tiers 1–3, which are facts of place, camera and time. An
+  accepted image goes on through tiers 4–7 so that every measure is still recorded; its failed
+  tiers read ``overridden``. Rejected-flagged images take no part in tier 7, so they never
+  suppress a duplicate that would otherwise survive.
+- Tier 7 keeps, per perceptual-hash cluster, the accepted image if any, else the sharpest
+  (largest Laplacian variance), then the earliest, then the smallest id.
+- Cap (``cap_per_segment``): accepted images first, then round-robin over the segment's
+  sequences (in a seeded order); within a sequence the images are interleaved over capture
+  dates (UTC), each date's images in seeded order. Images without a sequence count as
+  sequences of their own. The random stream depends only on ``seed`` and the segment id.
+"""
+from __future__ import annotations
+
+import datetime as _dt
+import logging
+import zlib
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Mapping, Optional
+
+import numpy as np
+from shapely.geometry import Point
+from shapely.ops import transform
+
+from ..errors import InputError
+from ..evaluation.images import ImageError, load_rgb
+from ..evaluation.semantics import ATTRIBUTES, DEFAULT_MODEL as DEFAULT_VISTAS_MODEL
+from ..progress import NullProgress, Progress, SubProgress, check_cancel
+from ..selection.geodesy import LocalFrame
+from . import dedup, quality
+from .solar import solar_elevation
+from .urban import DEFAULT_SIGLIP_MODEL, DISTRACTOR_PROMPTS, STREET_PROMPT, TierUnavailable
+
+log = logging.getLogger("geofidelity")
+
+TIER_NAMES = {1: "buffer", 2: "not_panoramic", 3: "daytime", 4: "siglip_urban",
+              5: "vistas_ratios", 6: "quality", 7: "duplicates", 8: "manual_audit"}
+OVERRIDABLE_TIERS = (4, 5, 6, 7)
+#: Default PROTOCOL §2 filter 5 rules: "a+b" sums attributes; (min, max), None = open.
+DEFAULT_VISTAS_RATIOS = {"sky": (0.01, 0.55), "road+sidewalk": (0.05, None),
+                         "building": (0.03, None), "vehicle": (None, 0.30)}
+MEASURES = ("buffer_distance_m", "is_pano", "camera_type", "solar_elevation_deg",
+            "siglip_p_street", "siglip_top1", *[f"ratio_{a}" for a in ATTRIBUTES],
+            "laplacian_var", "luma", "colourfulness", "aspect", "phash", "dup_cluster",
+            "dup_hamming", "sequence_gap_m")
+
+
+@dataclass
+class CurationOptions:
+    """Every PROTOCOL §2 curation threshold; written into the run manifest via :meth:`as_dict`."""
+
+    buffer_m: float = 30.0
+    perspective_camera_types: tuple = ("perspective",)
+    solar_min_deg: float = 20.0
+    siglip_model: Optional[str] = DEFAULT_SIGLIP_MODEL  # empty/None: tier 4 skipped
+    siglip_threshold: float = 0.35
+    siglip_street_prompt: str = STREET_PROMPT
+    siglip_distractor_prompts: tuple = DISTRACTOR_PROMPTS
+    vistas_model: Optional[str] = DEFAULT_VISTAS_MODEL  # empty/None: tier 5 skipped
+    vistas_ratios: dict = field(default_factory=lambda: dict(DEFAULT_VISTAS_RATIOS))
+    vistas_exclude_recording_car: bool = False
+    laplacian_var_min: float = 80.0
+    luma_min: float = 55.0
+    luma_max: float = 215.0
+    colourfulness_min: float = 14.0
+    aspect_min: float = 0.5
+    aspect_max: float = 2.2
+    phash_radius: int = 6
+    thinning_m: float = 5.0
+    cap_per_segment: Optional[int] = 65
+    seed: int = 0
+    batch_size: int = 8
+    device: Optional[str] = None
+
+    def quality_thresholds(self) -> quality.QualityThresholds:
+        return quality.QualityThresholds(self.laplacian_var_min, self.luma_min, self.luma_max,
+                                         self.colourfulness_min, self.aspect_min, self.aspect_max)
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+    def validate(self) -> None:
+        for rule in self.vistas_ratios:
+            unknown = [a for a in str(rule).split("+") if a not in ATTRIBUTES]
+            if unknown:
+                raise InputError(f"vistas_ratios rule {rule!r} names {unknown}; use attributes "
+                                 f"of {list(ATTRIBUTES)} joined by '+'")
+        if self.cap_per_segment is not None and self.cap_per_segment < 1:
+            raise InputError(f"cap_per_segment must be ≥ 1 or None, not {self.cap_per_segment}")
+
+
+@dataclass
+class CurationRow:
+    """One image × segment: its outcome, the status of every tier reached, and measures."""
+
+    image_id: str
+    segment_id: Any
+    sequence: Optional[str]
+    captured_at_ms: Optional[int]
+    lon: Optional[float]
+    lat: Optional[float]
+    audit: Optional[str] = None
+    status: str = "kept"
+    tier: Optional[int] = None
+    reason: str = ""
+    tiers: dict = field(default_factory=dict)
+    measures: dict = field(default_factory=dict)
+
+    def as_dict(self) -> dict:
+        """Flat record with a fixed set of columns (for a CSV or a layer)."""
+        out = {k: getattr(self, k) for k in ("image_id", "segment_id", "sequence",
+                                             "captured_at_ms", "lon", "lat", "status", "tier")}
+        out["tier_name"] = TIER_NAMES.get(self.tier) if self.tier else None
+        out.update(reason=self.reason, audit=self.audit)
+        out.update({f"tier{k}_{n}": self.tiers.get(k) for k, n in TIER_NAMES.items()})
+        out.update({m: self.measures.get(m) for m in MEASURES})
+        return out
+
+
+@dataclass
+class CurationResult:
+    rows: list
+    notes: list
+    options: dict
+    tier_state: dict  # tier number -> 'ran' | 'skipped'
+    models: dict = field(default_factory=dict)
+
+    def kept(self, segment_id=None) -> list:
+        return [r.image_id for r in self.rows if r.status == "kept"
+                and (segment_id is None or r.segment_id == segment_id)]
+
+    def counts(self) -> dict:
+        """Number of rows per outcome: 'kept', 'capped', 'tier1' … 'tier8'."""
+        out: dict = {}
+        for r in self.rows:
+            key = f"tier{r.tier}" if r.status == "rejected" else r.status
+            out[key] = out.get(key, 0) + 1
+        return out
+
+
+def _get(record, name, default=None):
+    return record.get(name, default) if isinstance(record, Mapping) else getattr(record, name, default)
+
+
+class _Run:
+    """State of one curation run (rows, notes, lazily loaded models)."""
+
+    def __init__(self, records, segment_lines, image_paths, options, audit, progress):
+        self.opt, self.progress = options, progress
+        self.lines, self.paths, self.notes = segment_lines, image_paths or {}, []
+        self.audit = {str(k): v for k, v in (audit or {}).items()}
+        bad = {k: v for k, v in self.audit.items() if v not in ("accept", "reject")}
+        if bad:
+            raise InputError(f"audit flags must be 'accept' or 'reject'; got {bad}")
+        self.rows, self.records = [], []
+        for rec in records:
+            iid = str(_get(rec, "image_id"))
+            self.records.append(rec)
+            self.rows.append(CurationRow(iid, _get(rec, "segment_id"), _get(rec, "sequence"),
+                                         _get(rec, "captured_at_ms"), _get(rec, "lon"),
+                                         _get(rec, "lat"), audit=self.audit.get(iid)))
+
+    def alive(self, tier: int) -> list[int]:
+        """Rows still in play before ``tier`` (accepted images survive tiers 4–7)."""
+        return [i for i, r in enumerate(self.rows) if r.tier is None
+                or (r.audit == "accept" and r.tier in OVERRIDABLE_TIERS and tier <= 7)]
+
+    def verdict(self, i: int, tier: int, reason: Optional[str]) -> None:
+        row = self.rows[i]
+        if reason is None:
+            row.tiers[tier] = "pass"
+            return
+        row.tiers[tier] = "overridden" if row.audit == "accept" and tier in OVERRIDABLE_TIERS else "fail"
+        if row.tier is None:
+            row.tier, row.reason = tier, reason
+
+    def skip(self, tier: int, indices, note: str) -> None:
+        for i in indices:
+            self.rows[i].tiers[tier] = "skipped"
+        self.notes.append(f"tier {tier} ({TIER_NAMES[tier]}) skipped: {note}")
+        self.progress.warning(self.notes[-1])
+
+    def path_of(self, i: int) -> Optional[str]:
+        path = self.paths.get(self.rows[i].image_id)
+        return str(path) if path is not None else None
+
+
+def _metadata_tiers(run: _Run) -> None:
+    """Tiers 1–3: buffer distance, camera, solar elevation (no pixels needed)."""
+    opt, frames = run.opt, {}
+    for n, i in enumerate(run.alive(1)):
+        if n % 256 == 0:
+            check_cancel(run.progress, "curation tiers 1–3")
+        row, rec = run.rows[i], run.records[i]
+        line = run.lines.get(row.segment_id)
+        if line is None or row.lon is None or row.lat is None:
+            run.verdict(i, 1, "no segment line for this segment id" if line is None
+                        else "image has no position")
+            continue
+        if row.segment_id not in frames:
+            c = line.centroid
+            frame = LocalFrame(c.x, c.y)
+            frames[row.segment_id] = (frame, transform(lambda x, y, z=None: frame.to_metric(x, y), line))
+        frame, metric_line = frames[row.segment_id]
+        distance = float(metric_line.distance(Point(*frame.to_metric(row.lon, row.lat))))
+        row.measures["buffer_distance_m"] = distance
+        run.verdict(i, 1, None if distance <= opt.buffer_m else
+                    f"{distance:.1f} m from the segment, outside the {opt.buffer_m:g} m buffer")
+        if row.tier is not None:
+            continue
+        is_pano, camera = bool(_get(rec, "is_pano", False)), _get(rec, "camera_type")
+        row.measures.update(is_pano=is_pano, camera_type=camera)
+        run.verdict(i, 2, "panoramic image (is_pano)" if is_pano else None if camera in
+                    opt.perspective_camera_types else f"camera type {camera!r} is not perspective")
+        if row.tier is not None:
+            continue
+        if row.captured_at_ms is None:
+            run.verdict(i, 3, "no capture time")
+            continue
+        elevation = solar_elevation(row.lon, row.lat, row.captured_at_ms)
+        row.measures["solar_elevation_deg"] = elevation
+        run.verdict(i, 3, None if elevation >= opt.solar_min_deg else
+                    f"solar elevation {elevation:.1f}° < {opt.solar_min_deg:g}°")
+
+
+def _with_paths(run: _Run, tier: int) -> tuple[list[int], list[str]]:
+    """Alive rows before ``tier`` that have an image file; the others fail ``tier``."""
+    indices = []
+    for i in run.alive(tier):
+        if run.path_of(i) is None:
+            run.verdict(i, tier, "no image file for this image id")
+        else:
+            indices.append(i)
+    return indices, [run.path_of(i) for i in indices]
+
+
+def _urban_tier(run: _Run, scorer, progress: Progress) -> Optional[dict]:
+    opt = run.opt
+    if scorer is None and not opt.siglip_model:
+        run.skip(4, run.alive(4), "disabled (no SigLIP model given)")
+        return None
+    if scorer is None:
+        try:
+            scorer = _load_scorer(opt)
+        except TierUnavailable as exc:
+            run.skip(4, run.alive(4), str(exc))
+            return None
+    indices, paths = _with_paths(run, 4)
+    scores, failed = scorer.score_paths(paths, progress=progress)
+    for i, path, score in zip(indices, paths, scores):
+        if score is None:
+            run.verdict(i, 4, f"image unreadable: {failed.get(path, 'unknown error')}")
+            continue
+        run.rows[i].measures.update(siglip_p_street=score.p_street, siglip_top1=score.top1)
+        run.verdict(i, 4, None if scorer.passes(score) else
+                    f"not a street scene: top-1 prompt {score.top1!r}, p(street) "
+                    f"{score.p_street:.3f} (threshold {scorer.threshold:g})")
+    return scorer.model_info()
+
+
+def _load_scorer(opt: CurationOptions):
+    from .urban import UrbanSceneScorer
+
+    return UrbanSceneScorer(opt.siglip_model, opt.siglip_street_prompt,
+                            opt.siglip_distractor_prompts, opt.siglip_threshold,
+                            device=opt.device, batch_size=opt.batch_size)
+
+
+def _ratio_tier(run: _Run, model, progress: Progress) -> Optional[dict]:
+    opt = run.opt
+    if model is None and not opt.vistas_model:
+        run.skip(5, run.alive(5), "disabled (no Vistas segmentation model given)")
+        return None
+    if model is None:
+        try:
+            from ..evaluation.semantics import SemanticRatioModel
+            model = SemanticRatioModel(opt.vistas_model, device=opt.device,
+                                       exclude_recording_car=opt.vistas_exclude_recording_car)
+        except InputError as exc:
+            run.skip(5, run.alive(5), str(exc))
+            return None
+    indices, paths = _with_paths(run, 5)
+    unique = list(dict.fromkeys(paths))
+    result = model.ratios_for_paths(unique, progress=progress) if unique else None
+    position = {p: k for k, p in enumerate(unique)}
+    for i, path in zip(indices, paths):
+        ratios = dict(zip(result.attributes, result.ratios[position[path]].tolist()))
+        if path in result.failed or not np.all(np.isfinite(list(ratios.values()))):
+            run.verdict(i, 5, f"image unreadable: {result.failed.get(path, 'no ratios')}")
+            continue
+        run.rows[i].measures.update({f"ratio_{a}": v for a, v in ratios.items()})
+        problems = []
+        for rule, (low, high) in opt.vistas_ratios.items():
+            value = sum(ratios[a] for a in str(rule).split("+"))
+            if low is not None and value < low:
+                problems.append(f"{rule} ratio {value:.3f} < {low:g}")
+            elif high is not None and value > high:
+                problems.append(f"{rule} ratio {value:.3f} > {high:g}")
+        run.verdict(i, 5, "; ".join(problems) or None)
+    return model.model_info() if hasattr(model, "model_info") else {"model": repr(model)}
+
+
+def _quality_tier(run: _Run, progress: Progress) -> None:
+    thresholds, done = run.opt.quality_thresholds(), {}
+    indices, paths = _with_paths(run, 6)
+    for n, (i, path) in enumerate(zip(indices, paths)):
+        if n % 16 == 0:
+            check_cancel(progress, "image quality")
+            progress.set_progress(100.0 * n / max(1, len(indices)))
+        if path not in done:
+            try:
+                image = load_rgb(path)
+                done[path] = (quality.measure(image), dedup.phash_hex(image), None)
+            except (ImageError, ValueError) as exc:
+                done[path] = (None, None, getattr(exc, "reason", str(exc)))
+        measures, phash, error = done[path]
+        if error is not None:
+            run.verdict(i, 6, f"image unreadable: {error}")
+            continue
+        run.rows[i].measures.update(measures.as_dict(), phash=phash)
+        run.verdict(i, 6, "; ".join(quality.failures(measures, thresholds)) or None)
+
+
+def _duplicate_tier(run: _Run) -> None:
+    by_segment: dict = {}
+    for i in run.alive(7):
+        if run.rows[i].audit != "reject" and run.rows[i].measures.get("phash"):
+            by_segment.setdefault(run.rows[i].segment_id, []).append(i)
+    for members in by_segment.values():
+        check_cancel(run.progress, "duplicate removal")
+        rows = [run.rows[i] for i in members]
+
+        def rank(k):
+            r = rows[k]
+            return (r.audit != "accept", -r.measures["laplacian_var"], r.captured_at_ms or 0, r.image_id)
+
+        decisions = dedup.drop_hash_duplicates([r.image_id for r in rows],
+                                               [r.measures["phash"] for r in rows],
+                                               run.opt.phash_radius, rank)
+        survivors = []
+        for i, d in zip(members, decisions):
+            run.rows[i].measures.update(dup_cluster=d.cluster, dup_hamming=d.distance)
+            if d.kept:
+                survivors.append(i)
+            else:
+                run.verdict(i, 7, f"near-duplicate of {d.cluster} (phash Hamming distance "
+                                  f"{d.distance}, radius {run.opt.phash_radius})")
+        thinning = dedup.thin_sequences(
+            [(i, run.rows[i].sequence, run.rows[i].captured_at_ms or 0, run.rows[i].lon,
+              run.rows[i].lat) for i in survivors], run.opt.thinning_m)
+        for i in survivors:
+            t = thinning[i]
+            if t.kept:
+                run.verdict(i, 7, None)
+                continue
+            run.rows[i].measures["sequence_gap_m"] = t.distance_m
+            run.verdict(i, 7, f"{t.distance_m:.1f} m after {run.rows[t.nearest_kept].image_id} "
+                              f"in sequence {run.rows[i].sequence} (< {run.opt.thinning_m:g} m)")
+
+
+def _audit_tier(run: _Run) -> None:
+    for i, row in enumerate(run.rows):
+        if row.tier is not None and not (row.audit == "accept" and row.tier in OVERRIDABLE_TIERS):
+            row.status = "rejected"
+            continue
+        if row.audit == "reject":
+            row.tiers[8] = "fail"
+            row.tier = row.tier if row.tier is not None else 8
+            row.status, row.reason = "rejected", "rejected by manual audit"
+            continue
+        row.tiers[8] = "pass"
+        if row.tier is not None:
+            row.reason = f"kept by manual audit despite tier {row.tier}: {row.reason}"
+            row.tier = None
+
+
+def _spread_order(rows: list, rng: np.random.Generator) -> list:
+    """Round-robin over sequences (seeded order); within one, interleaved over capture dates."""
+    sequences: dict = {}
+    for row in sorted(rows, key=lambda r: r.image_id):
+        key = row.sequence or f"\0{row.image_id}"
+        date = _dt.datetime.fromtimestamp((row.captured_at_ms or 0) / 1000, _dt.timezone.utc).date()
+        sequences.setdefault(key, {}).setdefault(date, []).append(row)
+    queues = []
+    for key in sorted(sequences):
+        dates = [sequences[key][d] for d in sorted(sequences[key])]
+        for members in dates:
+            rng.shuffle(members)
+        order = rng.permutation(len(dates))
+        queues.append([dates[d][k] for k in range(max(map(len, dates))) for d in order
+                       if k < len(dates[d])])
+    queues = [queues[k] for k in rng.permutation(len(queues))]
+    return [q[k] for k in range(max(map(len, queues), default=0)) for q in queues if k < len(q)]
+
+
+def _apply_cap(run: _Run) -> None:
+    cap = run.opt.cap_per_segment
+    if cap is None:
+        return
+    by_segment: dict = {}
+    for row in run.rows:
+        if row.status == "kept":
+            by_segment.setdefault(row.segment_id, []).append(row)
+    for segment_id, rows in by_segment.items():
+        if len(rows) <= cap:
+            continue
+        rng = np.random.default_rng([int(run.opt.seed), zlib.crc32(str(segment_id).encode())])
+        accepted = [r for r in rows if r.audit == "accept"]
+        order = _spread_order(accepted, rng) + _spread_order([r for r in rows if r.audit != "accept"], rng)
+        for row in order[cap:]:
+            row.status, row.reason = "capped", f"over the cap of {cap} images for segment {segment_id}"
+
+
+def curate(records, segment_lines: Mapping, image_paths: Mapping[str, Path],
+           options: Optional[CurationOptions] = None, audit: Optional[Mapping[str, str]] = None,
+           urban_scorer=None, ratio_model=None, progress: Optional[Progress] = None
+           ) -> CurationResult:
+    """Apply PROTOCOL §2 filters 1–8 in order, then the cap per segment.
+
+    ``records``: Mapillary image records (objects or dicts with ``image_id``, ``segment_id``,
+    ``captured_at_ms``, ``lon``, ``lat``, ``is_pano``, ``camera_type``, ``sequence``);
+    ``segment_lines``: segment id → lon/lat (Multi)LineString; ``image_paths``: image id → the
+    downloaded thumbnail. ``urban_scorer`` / ``ratio_model`` are loaded from the options when
+    not given. Raises :class:`~..errors.Cancelled` when the progress asks to stop.
+    """
+    options = options or CurationOptions()
+    options.validate()
+    progress = progress or NullProgress()
+    run = _Run(records, segment_lines, image_paths, options, audit, progress)
+    _metadata_tiers(run)
+    progress.set_progress(5.0)
+    models = {"siglip": _urban_tier(run, urban_scorer, SubProgress(progress, 5, 45)),
+              "vistas": _ratio_tier(run, ratio_model, SubProgress(progress, 45, 85))}
+    _quality_tier(run, SubProgress(progress, 85, 98))
+    _duplicate_tier(run)
+    _audit_tier(run)
+    _apply_cap(run)
+    progress.set_progress(100.0)
+    state = {t: ("skipped" if any(r.tiers.get(t) == "skipped" for r in run.rows) else "ran")
+             for t in TIER_NAMES}
+    result = CurationResult(run.rows, run.notes, options.as_dict(), state, models)
+    log.info("curation: %s", result.counts())
+    return result
