@@ -140,6 +140,13 @@ def cmd_evaluate(args) -> int:
     return 0
 
 
+def cmd_report(args) -> int:
+    from .core.report.html import write_report
+
+    print(f"report: {write_report(args.evaluation, args.out, args.title)}")
+    return 0
+
+
 def cmd_demo(args) -> int:
     from .demo import run_demo
 
@@ -212,6 +219,12 @@ def build_parser() -> argparse.ArgumentParser:
                         "embedding cosine ≥ 0.9997 to the exact path)")
     p.add_argument("-q", "--quiet", action="store_true")
     p.set_defaults(func=cmd_evaluate)
+
+    p = sub.add_parser("report", help="5 · HTML report with figures of an evaluation folder")
+    p.add_argument("--evaluation", required=True, help="output folder of `evaluate`")
+    p.add_argument("--out", help="report path (default: <evaluation>/report.html)")
+    p.add_argument("--title")
+    p.set_defaults(func=cmd_report)
 
     p = sub.add_parser("demo", help="run the pipeline on the bundled data (offline) and write a QGIS project")
     p.add_argument("--out", default="demo_output", help="output folder (default %(default)s)")

@@ -74,6 +74,8 @@ def run_demo(out_dir: Path) -> dict[str, Path]:
     evaluation = processing.run("geofidelity:evaluate", {
         "STORE": str(store), "FEATURE_MODEL": str(DEMO_FEATURE_MODEL), "OUTPUT_FOLDER": str(out_dir / "evaluation"),
         "MODEL": "stand-in:crops", "CONDITION": "L1"}, context=context, feedback=feedback)
+    report = processing.run("geofidelity:report", {"EVALUATION_FOLDER": str(out_dir / "evaluation")},
+                            context=context, feedback=feedback)
     project = write_project(out_dir / "geofidelity_demo.qgz", [
         (f"{segments}|layername=segments", "GeoFidelity segments", "segments_by_class.qml"),
         (evaluation["SEGMENT_SCORES"], "GeoFidelity Δhard — stand-in:crops L1 (STAND-IN DATA)", "segment_margin_hard.qml",
@@ -81,4 +83,5 @@ def run_demo(out_dir: Path) -> dict[str, Path]:
     return {"segments": Path(result["OUTPUT"]), "summary": Path(result["SUMMARY"]),
             "manifest": Path(result["MANIFEST"]), "store": store, "tables": Path(evaluation["TABLES"]),
             "scores": Path(evaluation["PER_PANEL_CSV"]), "eval_manifest": Path(evaluation["MANIFEST"]),
+            "report": Path(report["OUTPUT"]),
             "project": project}

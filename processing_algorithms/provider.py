@@ -6,13 +6,14 @@ from . import RESOURCES
 from .build_galleries import BuildGalleriesAlgorithm
 from .evaluate import EvaluateAlgorithm
 from .import_release import ImportReleaseAlgorithm
+from .report import ReportAlgorithm
 from .select_segments import SelectSegmentsAlgorithm
 
 
 class GeoFidelityProvider(QgsProcessingProvider):
     def loadAlgorithms(self):  # noqa: N802
         for alg in (SelectSegmentsAlgorithm(), BuildGalleriesAlgorithm(), ImportReleaseAlgorithm(),
-                    EvaluateAlgorithm()):
+                    EvaluateAlgorithm(), ReportAlgorithm()):
             self.addAlgorithm(alg)
 
     def id(self):

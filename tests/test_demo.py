@@ -42,3 +42,5 @@ def test_demo_outputs(qgis_app, tmp_path, helsinki_pbf):
     values = [f["margin_hard"] for f in margin[0].getFeatures()]
     assert len(values) == layers[0].featureCount() and all(v is not None for v in values)
     assert all(f["stand_in"] == 1 for f in margin[0].getFeatures())
+    report = (tmp_path / "evaluation" / "report.html").read_text()
+    assert "STAND-IN DATA" in report and str(tmp_path / "evaluation" / "report.html") in out.stdout

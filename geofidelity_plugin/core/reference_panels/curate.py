@@ -25,14 +25,11 @@ Decisions:
   suppress a duplicate that would otherwise survive.
 - Tier 7 keeps, per perceptual-hash cluster, the accepted image if any, else the sharpest
   (largest Laplacian variance), then the earliest, then the smallest id.
-- Cap (``cap_per_segment``): accepted images first, then round-robin over the segment's
-  sequences (in a seeded order); within a sequence the images are interleaved over capture
-  dates (UTC), each date's images in seeded order. Images without a sequence count as
-  sequences of their own. The random stream depends only on ``seed`` and the segment id.
+- Cap (``cap_per_segment``): accepted images first, then the order of
+  :func:`.dedup.spread_over_sequences`, seeded by ``seed`` and the segment id only.
 """
 from __future__ import annotations
 
-import datetime as _dt
 import logging
 import zlib
 from dataclasses import asdict, dataclass, field
@@ -68,7 +65,7 @@ MEASURES = ("buffer_distance_m", "is_pano", "camera_type", "solar_elevation_deg"
 
 @dataclass
 class CurationOptions:
-    """Every PROTOCOL §2 curation threshold; written into the run manifest via :meth:`as_dict`."""
+    """Every PROTOCOL §2 curation threshold (each an option; defaults per the protocol)."""
 
     buffer_m: float = 30.0
     perspective_camera_types: tuple = ("perspective",)
@@ -97,7 +94,7 @@ class CurationOptions:
         return quality.QualityThresholds(self.laplacian_var_min, self.luma_min, self.luma_max,
                                          self.colourfulness_min, self.aspect_min, self.aspect_max)
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict:  # for the run manifest
         return asdict(self)
 
     def validate(self) -> None:
@@ -159,7 +156,7 @@ class CurationResult:
         return out
 
 
-def _get(record, name, default=None):
+def _get(record, name, default=None):  # records are objects (ImageRecord) or plain dicts
     return record.get(name, default) if isinstance(record, Mapping) else getattr(record, name, default)
 
 
@@ -196,14 +193,10 @@ class _Run:
             row.tier, row.reason = tier, reason
 
     def skip(self, tier: int, indices, note: str) -> None:
-        for i in indices:
+        for i in indices:  # never a silent pass: every row that reached it says so, plus a note
             self.rows[i].tiers[tier] = "skipped"
         self.notes.append(f"tier {tier} ({TIER_NAMES[tier]}) skipped: {note}")
         self.progress.warning(self.notes[-1])
-
-    def path_of(self, i: int) -> Optional[str]:
-        path = self.paths.get(self.rows[i].image_id)
-        return str(path) if path is not None else None
 
 
 def _metadata_tiers(run: _Run) -> None:
@@ -231,8 +224,9 @@ def _metadata_tiers(run: _Run) -> None:
             continue
         is_pano, camera = bool(_get(rec, "is_pano", False)), _get(rec, "camera_type")
         row.measures.update(is_pano=is_pano, camera_type=camera)
-        run.verdict(i, 2, "panoramic image (is_pano)" if is_pano else None if camera in
-                    opt.perspective_camera_types else f"camera type {camera!r} is not perspective")
+        perspective = str(camera or "").lower() in {t.lower() for t in opt.perspective_camera_types}
+        run.verdict(i, 2, "panoramic image (is_pano)" if is_pano else None if perspective
+                    else f"camera type {camera!r} is not perspective")
         if row.tier is not None:
             continue
         if row.captured_at_ms is None:
@@ -246,26 +240,43 @@ def _metadata_tiers(run: _Run) -> None:
 
 def _with_paths(run: _Run, tier: int) -> tuple[list[int], list[str]]:
     """Alive rows before ``tier`` that have an image file; the others fail ``tier``."""
-    indices = []
+    indices, paths = [], []
     for i in run.alive(tier):
-        if run.path_of(i) is None:
+        path = run.paths.get(run.rows[i].image_id)
+        if path is None:
             run.verdict(i, tier, "no image file for this image id")
         else:
             indices.append(i)
-    return indices, [run.path_of(i) for i in indices]
+            paths.append(str(path))
+    return indices, paths
+
+
+def _model_or_skip(run: _Run, tier: int, given, model_id, load):
+    """The model of a model tier: the one given, else loaded from the options; ``None`` (tier
+    recorded as skipped with a note) when disabled or unavailable, or when no image reaches it."""
+    if given is not None or not run.alive(tier):
+        return given
+    if not model_id:
+        run.skip(tier, run.alive(tier), "disabled (no model given in the options)")
+        return None
+    try:
+        return load()
+    except (TierUnavailable, InputError) as exc:
+        run.skip(tier, run.alive(tier), str(exc))
+        return None
 
 
 def _urban_tier(run: _Run, scorer, progress: Progress) -> Optional[dict]:
-    opt = run.opt
-    if scorer is None and not opt.siglip_model:
-        run.skip(4, run.alive(4), "disabled (no SigLIP model given)")
-        return None
+    """Tier 4: SigLIP street prompt top-1 with p ≥ threshold (:mod:`.urban`)."""
+    def load():
+        from .urban import UrbanSceneScorer
+        o = run.opt
+        return UrbanSceneScorer(o.siglip_model, o.siglip_street_prompt, o.siglip_distractor_prompts,
+                                o.siglip_threshold, device=o.device, batch_size=o.batch_size)
+
+    scorer = _model_or_skip(run, 4, scorer, run.opt.siglip_model, load)
     if scorer is None:
-        try:
-            scorer = _load_scorer(opt)
-        except TierUnavailable as exc:
-            run.skip(4, run.alive(4), str(exc))
-            return None
+        return None
     indices, paths = _with_paths(run, 4)
     scores, failed = scorer.score_paths(paths, progress=progress)
     for i, path, score in zip(indices, paths, scores):
@@ -279,30 +290,31 @@ def _urban_tier(run: _Run, scorer, progress: Progress) -> Optional[dict]:
     return scorer.model_info()
 
 
-def _load_scorer(opt: CurationOptions):
-    from .urban import UrbanSceneScorer
-
-    return UrbanSceneScorer(opt.siglip_model, opt.siglip_street_prompt,
-                            opt.siglip_distractor_prompts, opt.siglip_threshold,
-                            device=opt.device, batch_size=opt.batch_size)
+def _ratio_failures(ratios: dict, rules: dict) -> list[str]:
+    """Tier 5 rules missed: each rule sums the attributes named in it ("road+sidewalk")."""
+    problems = []
+    for rule, (low, high) in rules.items():
+        value = sum(ratios[a] for a in str(rule).split("+"))
+        if low is not None and value < low:
+            problems.append(f"{rule} ratio {value:.3f} < {low:g}")
+        elif high is not None and value > high:
+            problems.append(f"{rule} ratio {value:.3f} > {high:g}")
+    return problems
 
 
 def _ratio_tier(run: _Run, model, progress: Progress) -> Optional[dict]:
-    opt = run.opt
-    if model is None and not opt.vistas_model:
-        run.skip(5, run.alive(5), "disabled (no Vistas segmentation model given)")
-        return None
+    """Tier 5: Mapillary-Vistas attribute ratios (PROTOCOL §5 model) against the rules."""
+    def load():
+        from ..evaluation.semantics import SemanticRatioModel
+        return SemanticRatioModel(run.opt.vistas_model, device=run.opt.device,
+                                  exclude_recording_car=run.opt.vistas_exclude_recording_car)
+
+    model = _model_or_skip(run, 5, model, run.opt.vistas_model, load)
     if model is None:
-        try:
-            from ..evaluation.semantics import SemanticRatioModel
-            model = SemanticRatioModel(opt.vistas_model, device=opt.device,
-                                       exclude_recording_car=opt.vistas_exclude_recording_car)
-        except InputError as exc:
-            run.skip(5, run.alive(5), str(exc))
-            return None
+        return None
     indices, paths = _with_paths(run, 5)
     unique = list(dict.fromkeys(paths))
-    result = model.ratios_for_paths(unique, progress=progress) if unique else None
+    result = model.ratios_for_paths(unique, progress=progress)
     position = {p: k for k, p in enumerate(unique)}
     for i, path in zip(indices, paths):
         ratios = dict(zip(result.attributes, result.ratios[position[path]].tolist()))
@@ -310,18 +322,12 @@ def _ratio_tier(run: _Run, model, progress: Progress) -> Optional[dict]:
             run.verdict(i, 5, f"image unreadable: {result.failed.get(path, 'no ratios')}")
             continue
         run.rows[i].measures.update({f"ratio_{a}": v for a, v in ratios.items()})
-        problems = []
-        for rule, (low, high) in opt.vistas_ratios.items():
-            value = sum(ratios[a] for a in str(rule).split("+"))
-            if low is not None and value < low:
-                problems.append(f"{rule} ratio {value:.3f} < {low:g}")
-            elif high is not None and value > high:
-                problems.append(f"{rule} ratio {value:.3f} > {high:g}")
-        run.verdict(i, 5, "; ".join(problems) or None)
+        run.verdict(i, 5, "; ".join(_ratio_failures(ratios, run.opt.vistas_ratios)) or None)
     return model.model_info() if hasattr(model, "model_info") else {"model": repr(model)}
 
 
 def _quality_tier(run: _Run, progress: Progress) -> None:
+    """Tier 6 (:mod:`.quality`); the perceptual hash for tier 7 comes from the same decode."""
     thresholds, done = run.opt.quality_thresholds(), {}
     indices, paths = _with_paths(run, 6)
     for n, (i, path) in enumerate(zip(indices, paths)):
@@ -343,51 +349,35 @@ def _quality_tier(run: _Run, progress: Progress) -> None:
 
 
 def _duplicate_tier(run: _Run) -> None:
+    """Tier 7 per segment (:func:`.dedup.duplicate_outcomes`); audit-rejected images stay out."""
     by_segment: dict = {}
     for i in run.alive(7):
         if run.rows[i].audit != "reject" and run.rows[i].measures.get("phash"):
             by_segment.setdefault(run.rows[i].segment_id, []).append(i)
     for members in by_segment.values():
         check_cancel(run.progress, "duplicate removal")
-        rows = [run.rows[i] for i in members]
-
-        def rank(k):
-            r = rows[k]
-            return (r.audit != "accept", -r.measures["laplacian_var"], r.captured_at_ms or 0, r.image_id)
-
-        decisions = dedup.drop_hash_duplicates([r.image_id for r in rows],
-                                               [r.measures["phash"] for r in rows],
-                                               run.opt.phash_radius, rank)
-        survivors = []
-        for i, d in zip(members, decisions):
-            run.rows[i].measures.update(dup_cluster=d.cluster, dup_hamming=d.distance)
-            if d.kept:
-                survivors.append(i)
-            else:
-                run.verdict(i, 7, f"near-duplicate of {d.cluster} (phash Hamming distance "
-                                  f"{d.distance}, radius {run.opt.phash_radius})")
-        thinning = dedup.thin_sequences(
-            [(i, run.rows[i].sequence, run.rows[i].captured_at_ms or 0, run.rows[i].lon,
-              run.rows[i].lat) for i in survivors], run.opt.thinning_m)
-        for i in survivors:
-            t = thinning[i]
-            if t.kept:
-                run.verdict(i, 7, None)
-                continue
-            run.rows[i].measures["sequence_gap_m"] = t.distance_m
-            run.verdict(i, 7, f"{t.distance_m:.1f} m after {run.rows[t.nearest_kept].image_id} "
-                              f"in sequence {run.rows[i].sequence} (< {run.opt.thinning_m:g} m)")
+        items = []
+        for i in members:
+            r = run.rows[i]
+            rank = (r.audit != "accept", -r.measures["laplacian_var"], r.captured_at_ms or 0, r.image_id)
+            items.append(dedup.DedupItem(i, r.image_id, r.measures["phash"], rank, r.sequence,
+                                         r.captured_at_ms or 0, r.lon, r.lat))
+        for i, outcome in dedup.duplicate_outcomes(items, run.opt.phash_radius,
+                                                   run.opt.thinning_m).items():
+            run.rows[i].measures.update(outcome.measures)
+            run.verdict(i, 7, outcome.reason)
 
 
 def _audit_tier(run: _Run) -> None:
-    for i, row in enumerate(run.rows):
+    """Tier 8, and the final status of every row (see the module docstring on overrides)."""
+    for row in run.rows:
         if row.tier is not None and not (row.audit == "accept" and row.tier in OVERRIDABLE_TIERS):
             row.status = "rejected"
+            if row.audit == "accept":
+                row.reason += f" (an audit 'accept' does not override tier {row.tier})"
             continue
         if row.audit == "reject":
-            row.tiers[8] = "fail"
-            row.tier = row.tier if row.tier is not None else 8
-            row.status, row.reason = "rejected", "rejected by manual audit"
+            row.tiers[8], row.tier, row.status, row.reason = "fail", 8, "rejected", "rejected by manual audit"
             continue
         row.tiers[8] = "pass"
         if row.tier is not None:
@@ -395,26 +385,8 @@ def _audit_tier(run: _Run) -> None:
             row.tier = None
 
 
-def _spread_order(rows: list, rng: np.random.Generator) -> list:
-    """Round-robin over sequences (seeded order); within one, interleaved over capture dates."""
-    sequences: dict = {}
-    for row in sorted(rows, key=lambda r: r.image_id):
-        key = row.sequence or f"\0{row.image_id}"
-        date = _dt.datetime.fromtimestamp((row.captured_at_ms or 0) / 1000, _dt.timezone.utc).date()
-        sequences.setdefault(key, {}).setdefault(date, []).append(row)
-    queues = []
-    for key in sorted(sequences):
-        dates = [sequences[key][d] for d in sorted(sequences[key])]
-        for members in dates:
-            rng.shuffle(members)
-        order = rng.permutation(len(dates))
-        queues.append([dates[d][k] for k in range(max(map(len, dates))) for d in order
-                       if k < len(dates[d])])
-    queues = [queues[k] for k in rng.permutation(len(queues))]
-    return [q[k] for k in range(max(map(len, queues), default=0)) for q in queues if k < len(q)]
-
-
 def _apply_cap(run: _Run) -> None:
+    """PROTOCOL §2 cap per segment: the rows past ``cap`` in the spread order are 'capped'."""
     cap = run.opt.cap_per_segment
     if cap is None:
         return
@@ -426,8 +398,10 @@ def _apply_cap(run: _Run) -> None:
         if len(rows) <= cap:
             continue
         rng = np.random.default_rng([int(run.opt.seed), zlib.crc32(str(segment_id).encode())])
-        accepted = [r for r in rows if r.audit == "accept"]
-        order = _spread_order(accepted, rng) + _spread_order([r for r in rows if r.audit != "accept"], rng)
+        order = []
+        for group in ([r for r in rows if r.audit == "accept"], [r for r in rows if r.audit != "accept"]):
+            order += dedup.spread_over_sequences(
+                [(r, r.image_id, r.sequence, r.captured_at_ms) for r in group], rng)
         for row in order[cap:]:
             row.status, row.reason = "capped", f"over the cap of {cap} images for segment {segment_id}"
 

@@ -15,12 +15,19 @@ Two steps, both deterministic:
    the same view. Distances are great-circle (haversine, mean Earth radius 6 371 008.8 m),
    which over a few metres agrees with the ellipsoid to well under a centimetre.
    Images without a sequence are never thinned.
+
+Spreading a capped panel (PROTOCOL §2 "cap per segment, spread over sequences and dates") is
+here too, as it is the other half of keeping a panel from being one camera's run of frames:
+:func:`spread_over_sequences` orders images round-robin over sequences (in a seeded order) and,
+within a sequence, interleaved over capture dates (UTC), each date's images in seeded order;
+the first ``cap`` of that order are kept.
 """
 from __future__ import annotations
 
+import datetime as _dt
 import math
 from dataclasses import dataclass
-from typing import Callable, Hashable, Iterable, Optional, Sequence
+from typing import Any, Callable, Hashable, Iterable, NamedTuple, Optional, Sequence
 
 import numpy as np
 from PIL import Image
@@ -159,3 +166,75 @@ def thin_sequences(items: Iterable[tuple[Hashable, Optional[str], int, float, fl
             decisions[key] = ThinningDecision(key, True, None, None)
             last = (key, lon, lat)
     return decisions
+
+
+def spread_over_sequences(items: Iterable[tuple[Hashable, str, Optional[str], Optional[int]]],
+                          rng: np.random.Generator) -> list[Hashable]:
+    """Seeded order of ``(key, image_id, sequence, captured_at_ms)`` items that takes one image
+    per sequence in turn, and within a sequence one capture date in turn. Items without a
+    sequence are sequences of their own. The result depends on the items (sorted by image id
+    first) and the generator's state only, never on the input order."""
+    sequences: dict = {}
+    for key, image_id, sequence, when in sorted(items, key=lambda item: str(item[1])):
+        date = _dt.datetime.fromtimestamp((when or 0) / 1000.0, _dt.timezone.utc).date()
+        group = sequences.setdefault(str(sequence) if sequence else f"\0{image_id}", {})
+        group.setdefault(date, []).append(key)
+    queues = []
+    for name in sorted(sequences):
+        dates = [sequences[name][d] for d in sorted(sequences[name])]
+        for members in dates:
+            rng.shuffle(members)
+        order = rng.permutation(len(dates))
+        queues.append([dates[d][k] for k in range(max(map(len, dates))) for d in order
+                       if k < len(dates[d])])
+    queues = [queues[k] for k in rng.permutation(len(queues))]
+    return [q[k] for k in range(max(map(len, queues), default=0)) for q in queues if k < len(q)]
+
+
+class DedupItem(NamedTuple):
+    """One image of a segment for :func:`duplicate_outcomes`; ``rank`` orders a hash cluster
+    (smallest kept)."""
+
+    key: Hashable
+    image_id: str
+    phash: str
+    rank: Any
+    sequence: Optional[str]
+    captured_at_ms: int
+    lon: float
+    lat: float
+
+
+@dataclass(frozen=True)
+class DedupOutcome:
+    """Filter-7 result for one image: ``reason`` is None when it is kept."""
+
+    reason: Optional[str]
+    measures: dict
+
+
+def duplicate_outcomes(items: Sequence[DedupItem], radius: int = 6,
+                       min_spacing_m: float = 5.0) -> dict[Hashable, DedupOutcome]:
+    """Filter 7 on one segment's images: hash clusters first, then thinning of the survivors."""
+    items = list(items)
+    decisions = drop_hash_duplicates([it.image_id for it in items], [it.phash for it in items],
+                                     radius, rank=lambda k: items[k].rank)
+    out: dict[Hashable, DedupOutcome] = {}
+    survivors = []
+    for item, d in zip(items, decisions):
+        measures = {"dup_cluster": d.cluster, "dup_hamming": d.distance}
+        if d.kept:
+            survivors.append(item)
+            out[item.key] = DedupOutcome(None, measures)
+        else:
+            out[item.key] = DedupOutcome(f"near-duplicate of {d.cluster} (phash Hamming distance "
+                                         f"{d.distance}, radius {radius})", measures)
+    thinning = thin_sequences([(it.image_id, it.sequence, it.captured_at_ms, it.lon, it.lat)
+                               for it in survivors], min_spacing_m)
+    for item in survivors:
+        t = thinning[item.image_id]
+        if not t.kept:
+            out[item.key] = DedupOutcome(
+                f"{t.distance_m:.1f} m after {t.nearest_kept} in sequence {item.sequence} "
+                f"(< {min_spacing_m:g} m)", {**out[item.key].measures, "sequence_gap_m": t.distance_m})
+    return out

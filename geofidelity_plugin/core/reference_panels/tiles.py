@@ -24,6 +24,7 @@ MAX_BOX_DEG2 = 0.01
 #: Outward pad of every box (~0.1 m): the buffer's arcs bulge slightly past its vertices.
 _PAD_DEG = 1e-6
 _DIGITS = 7
+_DENSIFY_M = 25.0
 
 
 def box_area_deg2(box: Box) -> float:
@@ -56,6 +57,18 @@ def _line_parts(line) -> list[LineString]:
     return parts
 
 
+def _densify(piece, spacing_m: float = _DENSIFY_M):
+    """``piece`` with a vertex at least every ``spacing_m`` metres, so that the straight sides
+    of its buffer stay faithful once bent into lon/lat."""
+    if piece.geom_type != "LineString" or piece.length <= spacing_m:
+        return piece
+    points = []
+    for (x0, y0), (x1, y1) in zip(piece.coords, piece.coords[1:]):
+        steps = max(1, math.ceil(math.hypot(x1 - x0, y1 - y0) / spacing_m))
+        points += [(x0 + (x1 - x0) * k / steps, y0 + (y1 - y0) * k / steps) for k in range(steps)]
+    return LineString(points + [piece.coords[-1]])
+
+
 def _small_enough(box: Box) -> list[Box]:
     """``box`` itself, or its quadrants (recursively) while it is too large to query."""
     if box_area_deg2(box) < MAX_BOX_DEG2:
@@ -83,7 +96,7 @@ def tiles_along(line_lonlat, buffer_m: float = 30.0, step_m: float = 200.0) -> l
         length = metric.length
         pieces = max(1, math.ceil(length / step_m - 1e-9))
         for i in range(pieces):
-            piece = substring(metric, length * i / pieces, length * (i + 1) / pieces)
+            piece = _densify(substring(metric, length * i / pieces, length * (i + 1) / pieces))
             zone = piece.buffer(buffer_m) if buffer_m > 0 else piece
             min_lon, min_lat, max_lon, max_lat = frame.geometry_to_lonlat(zone).bounds
             padded = (round(min_lon - _PAD_DEG, _DIGITS), round(min_lat - _PAD_DEG, _DIGITS),

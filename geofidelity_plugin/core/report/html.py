@@ -90,12 +90,8 @@ def load_evaluation(evaluation_dir: str | Path) -> Evaluation:
     rows = read_csv(folder / PER_PANEL)
     if not rows:
         raise InputError(f"{folder / PER_PANEL} has no scored panel — {_FIX}")
-    tables, absent = {}, []
-    for name in TABLES:
-        path = folder / f"table_{name}.csv"
-        tables[name] = read_csv(path) if path.is_file() else []
-        if not path.is_file():
-            absent.append(path.name)
+    absent = [f"table_{n}.csv" for n in TABLES if not (folder / f"table_{n}.csv").is_file()]
+    tables = {n: [] if f"table_{n}.csv" in absent else read_csv(folder / f"table_{n}.csv") for n in TABLES}
     failed_csv = folder / "failed_images.csv"
     if failed_csv.is_file():
         failed = read_csv(failed_csv)
@@ -108,10 +104,10 @@ def load_evaluation(evaluation_dir: str | Path) -> Evaluation:
 # ------------------------------------------------------------------ formatting
 _LABELS = {"cos_sim": "CosSim of panel means", "top1": "top-1 retrieval (target ranked first)",
            "chance_adjusted_top1": "(top-1 − 1/K)/(1 − 1/K)", "reciprocal_rank": "reciprocal rank of the target",
-           "margin_hard": "Δhard: s(target) − max s(negatives)", "margin_mean": "Δmean: s(target) − mean s(negatives)",
-           "margin_nearest_same_city": "margin vs the nearest same-city segment", "mmd2": "RBF MMD² (diagnostic)",
-           "dcsf": "DCSF = MMD² + λ·max(0, d_R − d_G) (diagnostic)", "gads": "GADS, JS distance of attribute ratios",
-           "panels": "panels in the row", "cities": "cities with panels"}
+           "margin_hard": "Δhard: s(target) − max s(negatives)", "mmd2": "RBF MMD² (diagnostic)",
+           "margin_mean": "Δmean: s(target) − mean s(negatives)", "gads": "GADS: JS distance of attribute ratios",
+           "margin_nearest_same_city": "margin vs the nearest same-city segment", "cities": "cities with panels",
+           "dcsf": "DCSF = MMD² + λ·max(0, d_R − d_G) (diagnostic)", "panels": "panels in the row"}
 
 
 def esc(value) -> str:
@@ -138,11 +134,12 @@ def _cell(row: dict, key: str) -> str:
 
 
 def _table(rows: list[dict], columns: list[str], row_class=None, cells=None) -> str:
-    head = "".join(f'<th scope="col" title="{esc(_LABELS.get(c, c))}">{esc(c)}</th>' for c in columns)
+    left = {c: ' class="l"' if c in _TEXT_COLUMNS else "" for c in columns}
+    head = "".join(f'<th scope="col"{left[c]} title="{esc(_LABELS.get(c, c))}">{esc(c)}</th>' for c in columns)
     body = []
     for r in rows:
         cls = row_class(r) if row_class else ""
-        tds = "".join(f"<td>{_interval_html((cells or {}).get(c, _cell)(r, c))}</td>" for c in columns)
+        tds = "".join(f"<td{left[c]}>{_interval_html((cells or {}).get(c, _cell)(r, c))}</td>" for c in columns)
         body.append(f'<tr class="{cls}">{tds}</tr>' if cls else f"<tr>{tds}</tr>")
     return f'<div class="scroll"><table><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table></div>'
 
@@ -161,35 +158,30 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word[:-1]}ies" if word.endswith("y") else f"{n} {word}s"
 
 
-def _with_values(rows: list[dict], columns: list[str]) -> tuple[list[str], list[str]]:
-    keep = [c for c in columns if any(r.get(c) is not None for r in rows)]
-    return keep, [c for c in columns if c not in keep]
-
-
 # ------------------------------------------------------------------ sections
 def _facts(ev: Evaluation) -> str:
     m = ev.manifest
-    outputs = m.get("outputs", {})
-    model_rows = [r for r in ev.rows if not r.get("is_anchor")]
-    anchors = [r for r in ev.rows if r.get("is_anchor")]
+    inputs = m.get("inputs") or {}
+    models = {r["model"] for r in ev.rows if not r.get("is_anchor")}
+    n_anchor = sum(1 for r in ev.rows if r.get("is_anchor"))
     feature = (m.get("models") or [{}])[0]
     label = feature.get("label") or feature.get("id") or "not recorded"
-    detail = ", ".join(str(feature[k]) for k in ("id", "revision") if feature.get(k) and feature.get(k) != label)
+    detail = ", ".join(str(feature[k]) for k in ("id", "revision") if feature.get(k) and feature[k] != label)
     gamma = m.get("gamma")
-    counts = (m.get("inputs") or {}).get("counts") or {}
-    options = m.get("options") or {}
     items = [
-        ("Stage", f"{m.get('stage', '?')} · created {m.get('created_utc', '?')} · GeoFidelity {m.get('geofidelity_version', '?')}"),
-        ("Feature model", f"{label}" + (f" ({detail})" if detail else "")),
+        ("Stage", f"{m.get('stage', '?')} · created {m.get('created_utc', '?')} · "
+                  f"GeoFidelity {m.get('geofidelity_version', '?')}"),
+        ("Feature model", label + (f" ({detail})" if detail else "")),
         ("γ (RBF, one per run, §6)", f"{gamma:.6g}" if isinstance(gamma, (int, float)) else "not recorded"),
-        ("Panels scored", f"{len(ev.rows)} — {len(model_rows)} generated panels of "
-                          f"{_plural(len({r['model'] for r in model_rows}), 'model')}, {len(anchors)} real-anchor panels"),
+        ("Panels scored", f"{len(ev.rows)} — {len(ev.rows) - n_anchor} generated panels of "
+                          f"{_plural(len(models), 'model')}, {n_anchor} real-anchor panels"),
         ("Targets", f"{_plural(len({r['segment_id'] for r in ev.rows}), 'segment')} in "
                     f"{_plural(len({r['city'] for r in ev.rows}), 'city')}"),
-        ("Skipped", f"{len(outputs.get('skipped') or [])} panels or targets"),
+        ("Skipped", f"{len((m.get('outputs') or {}).get('skipped') or [])} panels or targets"),
         ("Failed images", str(len(ev.failed))),
-        ("Store", f"{(m.get('inputs') or {}).get('store', '?')} — " + ", ".join(f"{k} {v}" for k, v in counts.items())),
-        ("Options", " · ".join(f"{k}={v}" for k, v in options.items())),
+        ("Store", f"{inputs.get('store', '?')} — "
+                  + ", ".join(f"{k} {v}" for k, v in (inputs.get("counts") or {}).items())),
+        ("Options", " · ".join(f"{k}={v}" for k, v in (m.get("options") or {}).items())),
     ]
     dl = "".join(f"<dt>{esc(k)}</dt><dd>{esc(v)}</dd>" for k, v in items)
     notes = "".join(f"<li>{esc(n)}</li>" for n in m.get("notes") or [] if n != ev.stand_in)
@@ -220,7 +212,8 @@ def _tables(ev: Evaluation) -> str:
         if not rows:
             parts.append(f'<p class="note">No rows: {esc(_why_empty(ev, name))}</p>')
             continue
-        keep, dropped = _with_values(rows, columns)
+        keep = [c for c in columns if any(r.get(c) is not None for r in rows)]
+        dropped = [c for c in columns if c not in keep]
         parts.append(_table(rows, keep, row_class=_row_class))
         if dropped:
             parts.append(f'<p class="note">Without values in this run: {esc(", ".join(dropped))}.</p>')
@@ -242,6 +235,11 @@ def _row_class(row: dict) -> str:
     return "anchor" if model.startswith(fig.ANCHOR_PREFIX) else "mean" if model == "mean of models" else ""
 
 
+def _clear_of_zero(row: dict) -> str:
+    low, high = row.get("low"), row.get("high")
+    return "clear" if (low is not None and low > 0) or (high is not None and high < 0) else ""
+
+
 def _deltas(ev: Evaluation) -> str:
     rows = ev.tables.get("deltas", [])
     out = ['<h3 id="table-deltas">Paired deltas (paper Table 8: L1 minus each control)</h3>',
@@ -252,12 +250,8 @@ def _deltas(ev: Evaluation) -> str:
     cells = {"mean": lambda r, _: interval(r.get("mean"), r.get("low"), r.get("high")),
              "cities_positive": lambda r, _: (f"{_num(r.get('cities_positive'))} of {_num(r.get('cities'))}"
                                               if r.get("cities") is not None else "—")}
-
-    def clear(r):
-        low, high = r.get("low"), r.get("high")
-        return "clear" if (low is not None and low > 0) or (high is not None and high < 0) else ""
     out.append(_table(rows, ["delta", "metric", "mean", "matched_pairs", "positive_pairs", "cities_positive"],
-                      row_class=clear, cells=cells))
+                      row_class=_clear_of_zero, cells=cells))
     return "".join(out)
 
 
@@ -270,10 +264,11 @@ FIGURES = (
     ("deltas", "Paired deltas with bootstrap intervals",
      "Look for intervals that clear 0. L1 − L0 above 0: naming the street and neighbourhood moved the images "
      "towards the right street. L1 − controls above 0: the effect needs the correct names, not just any names. "
-     "Without shared-noise seeds (§4) these are associations, not causal ablations."),
+     "Unless the panels shared noise seeds across conditions (§4), these are associations, not causal ablations."),
     ("city_maps", "Δhard on the map, one panel per city",
-     "Blue segments are told apart from their hardest negative, red ones are confused with it; grey rings have no "
-     "score. Look for spatial clusters: neighbouring streets that share a look, or a district the model knows."),
+     "The model and condition of the map layer. Blue segments are told apart from their hardest negative, red ones "
+     "are confused with it; grey rings have no score. Look for spatial clusters: neighbouring streets that share a "
+     "look, or a district the model knows."),
     ("clip", "CLIP score against retrieval",
      "If following the prompt (CLIP score) meant depicting the place, the hits would sit to the right and higher "
      "up. A flat cloud says prompt adherence and geographic fidelity are different things."),
@@ -308,9 +303,7 @@ def _make_figures(ev: Evaluation, fig_dir: Path) -> dict[str, Path | str]:
 
 
 def _png_size(path: Path) -> tuple[int, int]:
-    with open(path, "rb") as fh:
-        head = fh.read(24)
-    return struct.unpack(">II", head[16:24])
+    return struct.unpack(">II", path.read_bytes()[16:24])  # IHDR width, height
 
 
 def _figure_html(made: dict[str, Path | str], html_dir: Path) -> str:
@@ -331,10 +324,9 @@ def _figure_html(made: dict[str, Path | str], html_dir: Path) -> str:
 def _list_section(title: str, rows: list[dict], columns: list[str], empty: str) -> str:
     if not rows:
         return f"<h3>{esc(title)}</h3><p>{esc(empty)}</p>"
-    table = _table(rows, columns, cells={c: (lambda r, k: "—" if r.get(k) is None else str(r.get(k)))
-                                         for c in columns})
+    table = _table(rows, columns)
     opened = " open" if len(rows) <= 20 else ""
-    return f"<h3>{esc(title)}</h3><details{opened}><summary>{len(rows)} entries</summary>{table}</details>"
+    return f"<h3>{esc(title)}</h3><details{opened}><summary>{_plural(len(rows), 'entry')}</summary>{table}</details>"
 
 
 def _files(ev: Evaluation, html_dir: Path) -> str:
@@ -356,7 +348,7 @@ dl.facts dt{font-weight:600;color:#4a5160}dl.facts dd{margin:0;overflow-wrap:any
 .scroll{overflow-x:auto;max-width:100%}.ci{display:block;font-size:.78em;color:#5c6370}
 table{border-collapse:collapse;margin:.5rem 0 1rem;font-size:.86rem;font-variant-numeric:tabular-nums}
 th,td{border:1px solid #d9dde3;padding:.25rem .5rem;text-align:right;white-space:nowrap}
-th{background:#f1f3f6;cursor:help}td:first-child,th:first-child{text-align:left}
+th{background:#f1f3f6;cursor:help}td:first-child,th:first-child,td.l,th.l{text-align:left}
 tr.anchor td{background:#f4f4f4;color:#4d4d4d}tr.mean td{font-weight:700}tr.clear td{font-weight:700}
 figure{margin:.5rem 0 1.5rem}figure img{max-width:100%;height:auto;border:1px solid #e3e6ea}
 figcaption{color:#3d4350;font-size:.92rem;max-width:60rem}

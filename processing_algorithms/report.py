@@ -1,0 +1,48 @@
+"""``geofidelity:report`` — an HTML report with PNG figures of one evaluation (PROTOCOL §6–§8)."""
+from __future__ import annotations
+
+from qgis.core import (QgsProcessingAlgorithm, QgsProcessingOutputHtml, QgsProcessingParameterFile,
+                       QgsProcessingParameterFileDestination, QgsProcessingParameterString)
+
+from .common import run_core
+
+
+class ReportAlgorithm(QgsProcessingAlgorithm):
+    EVALUATION, TITLE, OUTPUT = "EVALUATION_FOLDER", "TITLE", "OUTPUT"
+
+    def name(self):
+        return "report"
+
+    def displayName(self):  # noqa: N802
+        return "5 · Report (HTML with figures)"
+
+    def group(self):
+        return "5 · Show"
+
+    def groupId(self):  # noqa: N802
+        return "show"
+
+    def shortHelpString(self):  # noqa: N802
+        return ("Writes a self-contained HTML report of an evaluation folder: the paper-style tables with "
+                "bootstrap intervals, margin distributions per model and condition, paired L1−L0 deltas with "
+                "intervals, per-city maps of Δhard, CLIP score against retrieval, the anchors beside the "
+                "models, the skipped and failed lists, and the run manifest. Stand-in data carry a banner.")
+
+    def createInstance(self):  # noqa: N802
+        return ReportAlgorithm()
+
+    def initAlgorithm(self, config=None):  # noqa: N802
+        self.addParameter(QgsProcessingParameterFile(self.EVALUATION, "Evaluation folder (output of Evaluate)",
+                                                     behavior=QgsProcessingParameterFile.Folder))
+        self.addParameter(QgsProcessingParameterString(self.TITLE, "Title", optional=True))
+        self.addParameter(QgsProcessingParameterFileDestination(self.OUTPUT, "Report", "HTML (*.html)", optional=True))
+        self.addOutput(QgsProcessingOutputHtml("REPORT_HTML", "Report"))
+
+    def processAlgorithm(self, parameters, context, feedback):  # noqa: N802
+        from geofidelity_plugin.core.report.html import write_report
+
+        out = self.parameterAsFileOutput(parameters, self.OUTPUT, context) or None
+        path = run_core(write_report, self.parameterAsFile(parameters, self.EVALUATION, context), out,
+                        self.parameterAsString(parameters, self.TITLE, context) or None)
+        feedback.pushInfo(f"report: {path}")
+        return {self.OUTPUT: str(path), "REPORT_HTML": str(path)}
