@@ -206,12 +206,15 @@ def test_tiers_1_to_3_reject_with_reasons_and_measures(leuven):
                record("pano", is_pano=True), record("fish", camera_type="fisheye"),
                record("sphere", camera_type="spherical"), record("equi", camera_type="equirectangular"),
                record("unknown", camera_type=None), record("night", when=utc_ms(2024, 6, 21, 23, 0)),
-               record("dawn", when=utc_ms(2024, 6, 21, 4, 30))]
+               record("dawn", when=utc_ms(2024, 6, 21, 4, 30)), record("nowhere", lon=None),
+               record("badlat", lat=95.0)]
     result, rows = run(records, {r["image_id"]: leuven[0] for r in records})
     assert rows["ok"].status == "kept" and rows["ok"].tier is None
     assert rows["ok"].measures["buffer_distance_m"] == pytest.approx(10.0, abs=0.1)
     assert rows["far"].tier == 1 and "30 m buffer" in rows["far"].reason
     assert rows["far"].measures["buffer_distance_m"] == pytest.approx(100.0, abs=0.5)
+    assert rows["nowhere"].tier == 1 and "no valid position" in rows["nowhere"].reason
+    assert rows["badlat"].tier == 1
     for name in ("pano", "fish", "sphere", "equi", "unknown"):
         assert rows[name].tier == 2, name
     assert "panoramic" in rows["pano"].reason and "'fisheye'" in rows["fish"].reason
@@ -476,20 +479,29 @@ def test_tier5_with_a_tiny_mask2former_records_ratios(tmp_path, leuven):
     photos = [leuven[0], leuven[1], external(PHOTOS / "building.jpg")]
     records = [record(f"v{k}", east_m=20 + 40 * k, sequence=f"q{k}") for k in range(3)]
     paths = {f"v{k}": p for k, p in enumerate(photos)}
-    result, rows = run(records, paths, vistas_model=str(folder))
+    # rules under which this seed's random segmenter passes some photos and fails others
+    rules = {"building": (0.1, None), "sky+vegetation": (None, 0.5)}
+    result, rows = run(records, paths, vistas_model=str(folder), vistas_ratios=rules)
     assert result.tier_state[5] == "ran"
+    assert {rows[f"v{k}"].tiers[5] for k in range(3)} == {"pass", "fail"}
     direct = SemanticRatioModel(str(folder)).ratios_for_paths(photos).ratios
     for k in range(3):
         row = rows[f"v{k}"]
         ratios = {a: row.measures[f"ratio_{a}"] for a in ATTRIBUTES}
         assert all(0.0 <= v <= 1.0 for v in ratios.values()) and sum(ratios.values()) <= 1 + 1e-6
         assert np.allclose(list(ratios.values()), direct[k], atol=1e-6)
-        violated = [rule for rule, (low, high) in DEFAULT_VISTAS_RATIOS.items()
+        violated = [rule for rule, (low, high) in rules.items()
                     if (low is not None and sum(ratios[a] for a in rule.split("+")) < low)
                     or (high is not None and sum(ratios[a] for a in rule.split("+")) > high)]
         assert row.tiers[5] == ("fail" if violated else "pass")
         if violated:
             assert row.tier == 5 and all(rule in row.reason for rule in violated)
+
+
+def test_default_vistas_rules():
+    assert DEFAULT_VISTAS_RATIOS == {"sky": (0.01, 0.55), "road+sidewalk": (0.05, None),
+                                     "building": (0.03, None), "vehicle": (None, 0.30)}
+    assert CurationOptions().vistas_ratios == DEFAULT_VISTAS_RATIOS
 
 
 def test_bad_vistas_rule_is_refused():

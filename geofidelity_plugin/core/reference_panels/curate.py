@@ -1,16 +1,12 @@
 """Curation of Mapillary reference panels (PROTOCOL §2 "Filters, in this order, each recording a
 reject reason per image", then the cap per segment).
 
-Tiers, applied in order; an image is reported at the *first* tier it fails:
-
-1. buffer — distance (metres, in a local azimuthal-equidistant frame centred on the segment)
-   from the image position to the segment line ≤ ``buffer_m``;
-2. not panoramic — ``is_pano`` false and ``camera_type`` in ``perspective_camera_types``
-   (fisheye, equirectangular, spherical and unknown types are rejected);
-3. daytime — NOAA solar elevation at ``captured_at`` and the image position ≥ ``solar_min_deg``;
-4. SigLIP urban scene (:mod:`.urban`); 5. Vistas semantic ratios (``vistas_ratios`` rules over
-   the PROTOCOL §5 attributes); 6. quality (:mod:`.quality`); 7. duplicates (:mod:`.dedup`);
-8. manual audit.
+Tiers, in order; an image is reported at the *first* tier it fails: 1 buffer (metres from the
+segment line, in a local azimuthal-equidistant frame); 2 not panoramic (``is_pano`` false and
+``camera_type`` in ``perspective_camera_types``; fisheye, equirectangular, spherical and unknown
+types fail); 3 daytime (:mod:`.solar`); 4 SigLIP urban scene (:mod:`.urban`); 5 Vistas ratio
+rules over the PROTOCOL §5 attributes; 6 quality (:mod:`.quality`); 7 duplicates
+(:mod:`.dedup`); 8 manual audit.
 
 Decisions:
 
@@ -31,7 +27,10 @@ Decisions:
 from __future__ import annotations
 
 import logging
+import math
+import numbers
 import zlib
+from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, Optional
@@ -42,12 +41,13 @@ from shapely.ops import transform
 
 from ..errors import InputError
 from ..evaluation.images import ImageError, load_rgb
-from ..evaluation.semantics import ATTRIBUTES, DEFAULT_MODEL as DEFAULT_VISTAS_MODEL
+from ..evaluation.semantics import ATTRIBUTES, DEFAULT_MODEL as DEFAULT_VISTAS_MODEL, SemanticRatioModel
 from ..progress import NullProgress, Progress, SubProgress, check_cancel
 from ..selection.geodesy import LocalFrame
 from . import dedup, quality
 from .solar import solar_elevation
-from .urban import DEFAULT_SIGLIP_MODEL, DISTRACTOR_PROMPTS, STREET_PROMPT, TierUnavailable
+from .urban import (DEFAULT_SIGLIP_MODEL, DISTRACTOR_PROMPTS, STREET_PROMPT, TierUnavailable,
+                    UrbanSceneScorer)
 
 log = logging.getLogger("geofidelity")
 
@@ -137,6 +137,8 @@ class CurationRow:
 
 @dataclass
 class CurationResult:
+    """Every row, the notes (skipped tiers), the options used and the models' descriptions."""
+
     rows: list
     notes: list
     options: dict
@@ -149,11 +151,8 @@ class CurationResult:
 
     def counts(self) -> dict:
         """Number of rows per outcome: 'kept', 'capped', 'tier1' … 'tier8'."""
-        out: dict = {}
-        for r in self.rows:
-            key = f"tier{r.tier}" if r.status == "rejected" else r.status
-            out[key] = out.get(key, 0) + 1
-        return out
+        return dict(Counter(f"tier{r.tier}" if r.status == "rejected" else r.status
+                            for r in self.rows))
 
 
 def _get(record, name, default=None):  # records are objects (ImageRecord) or plain dicts
@@ -170,13 +169,11 @@ class _Run:
         bad = {k: v for k, v in self.audit.items() if v not in ("accept", "reject")}
         if bad:
             raise InputError(f"audit flags must be 'accept' or 'reject'; got {bad}")
-        self.rows, self.records = [], []
-        for rec in records:
-            iid = str(_get(rec, "image_id"))
-            self.records.append(rec)
-            self.rows.append(CurationRow(iid, _get(rec, "segment_id"), _get(rec, "sequence"),
-                                         _get(rec, "captured_at_ms"), _get(rec, "lon"),
-                                         _get(rec, "lat"), audit=self.audit.get(iid)))
+        self.records, self.rows = list(records), []
+        for rec in self.records:
+            image_id = str(_get(rec, "image_id"))
+            fields = [_get(rec, k) for k in ("segment_id", "sequence", "captured_at_ms", "lon", "lat")]
+            self.rows.append(CurationRow(image_id, *fields, audit=self.audit.get(image_id)))
 
     def alive(self, tier: int) -> list[int]:
         """Rows still in play before ``tier`` (accepted images survive tiers 4–7)."""
@@ -199,6 +196,11 @@ class _Run:
         self.progress.warning(self.notes[-1])
 
 
+def _valid_position(lon, lat) -> bool:
+    return (isinstance(lon, numbers.Real) and isinstance(lat, numbers.Real)
+            and math.isfinite(lon) and -180 <= lon <= 180 and math.isfinite(lat) and -90 <= lat <= 90)
+
+
 def _metadata_tiers(run: _Run) -> None:
     """Tiers 1–3: buffer distance, camera, solar elevation (no pixels needed)."""
     opt, frames = run.opt, {}
@@ -207,13 +209,12 @@ def _metadata_tiers(run: _Run) -> None:
             check_cancel(run.progress, "curation tiers 1–3")
         row, rec = run.rows[i], run.records[i]
         line = run.lines.get(row.segment_id)
-        if line is None or row.lon is None or row.lat is None:
+        if line is None or not _valid_position(row.lon, row.lat):
             run.verdict(i, 1, "no segment line for this segment id" if line is None
-                        else "image has no position")
+                        else f"image has no valid position ({row.lon}, {row.lat})")
             continue
         if row.segment_id not in frames:
-            c = line.centroid
-            frame = LocalFrame(c.x, c.y)
+            frame = LocalFrame(line.centroid.x, line.centroid.y)
             frames[row.segment_id] = (frame, transform(lambda x, y, z=None: frame.to_metric(x, y), line))
         frame, metric_line = frames[row.segment_id]
         distance = float(metric_line.distance(Point(*frame.to_metric(row.lon, row.lat))))
@@ -269,7 +270,6 @@ def _model_or_skip(run: _Run, tier: int, given, model_id, load):
 def _urban_tier(run: _Run, scorer, progress: Progress) -> Optional[dict]:
     """Tier 4: SigLIP street prompt top-1 with p ≥ threshold (:mod:`.urban`)."""
     def load():
-        from .urban import UrbanSceneScorer
         o = run.opt
         return UrbanSceneScorer(o.siglip_model, o.siglip_street_prompt, o.siglip_distractor_prompts,
                                 o.siglip_threshold, device=o.device, batch_size=o.batch_size)
@@ -305,7 +305,6 @@ def _ratio_failures(ratios: dict, rules: dict) -> list[str]:
 def _ratio_tier(run: _Run, model, progress: Progress) -> Optional[dict]:
     """Tier 5: Mapillary-Vistas attribute ratios (PROTOCOL §5 model) against the rules."""
     def load():
-        from ..evaluation.semantics import SemanticRatioModel
         return SemanticRatioModel(run.opt.vistas_model, device=run.opt.device,
                                   exclude_recording_car=run.opt.vistas_exclude_recording_car)
 
@@ -391,12 +390,9 @@ def _apply_cap(run: _Run) -> None:
     if cap is None:
         return
     by_segment: dict = {}
-    for row in run.rows:
-        if row.status == "kept":
-            by_segment.setdefault(row.segment_id, []).append(row)
-    for segment_id, rows in by_segment.items():
-        if len(rows) <= cap:
-            continue
+    for row in (r for r in run.rows if r.status == "kept"):
+        by_segment.setdefault(row.segment_id, []).append(row)
+    for segment_id, rows in ((s, r) for s, r in by_segment.items() if len(r) > cap):
         rng = np.random.default_rng([int(run.opt.seed), zlib.crc32(str(segment_id).encode())])
         order = []
         for group in ([r for r in rows if r.audit == "accept"], [r for r in rows if r.audit != "accept"]):

@@ -73,7 +73,7 @@ def _bits(hashes: Sequence[str]) -> np.ndarray:
 
 def hash_clusters(hashes: Sequence[str], radius: int = 6, chunk: int = 512) -> list[int]:
     """Cluster label of each hash: the index of the lowest-indexed member of its component
-    under "Hamming distance ≤ radius" (union–find)."""
+    under "Hamming distance ≤ radius" (union–find). A negative radius links nothing."""
     n = len(hashes)
     if n == 0:
         return []
