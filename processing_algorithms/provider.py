@@ -4,6 +4,9 @@ from qgis.PyQt.QtGui import QIcon
 
 from . import RESOURCES
 from .build_galleries import BuildGalleriesAlgorithm
+from .coverage_audit import CoverageAuditAlgorithm
+from .curate_panels import CuratePanelsAlgorithm
+from .fetch_mapillary import FetchMapillaryAlgorithm
 from .evaluate import EvaluateAlgorithm
 from .import_release import ImportReleaseAlgorithm
 from .report import ReportAlgorithm
@@ -12,7 +15,8 @@ from .select_segments import SelectSegmentsAlgorithm
 
 class GeoFidelityProvider(QgsProcessingProvider):
     def loadAlgorithms(self):  # noqa: N802
-        for alg in (SelectSegmentsAlgorithm(), BuildGalleriesAlgorithm(), ImportReleaseAlgorithm(),
+        for alg in (SelectSegmentsAlgorithm(), FetchMapillaryAlgorithm(), CuratePanelsAlgorithm(),
+                    CoverageAuditAlgorithm(), BuildGalleriesAlgorithm(), ImportReleaseAlgorithm(),
                     EvaluateAlgorithm(), ReportAlgorithm()):
             self.addAlgorithm(alg)
 

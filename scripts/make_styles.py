@@ -70,6 +70,47 @@ def margin_diverging(layer: QgsVectorLayer, points: bool = False) -> None:
     layer.saveNamedStyle(str(STYLES / name))
 
 
+STATUS_COLOURS = [("kept", "#1a9850"), ("rejected", "#d73027"), ("capped", "#fdae61"), ("fetched", "#4575b4"),
+                  ("download_failed", "#000000")]
+
+
+def images_by_status(layer: QgsVectorLayer) -> None:
+    """Reference images: colour by curation status, an arrow pointing along the compass angle."""
+    from qgis.core import QgsMarkerSymbol, QgsProperty, QgsSymbolLayer
+
+    categories = []
+    for value, colour in STATUS_COLOURS:
+        symbol = QgsMarkerSymbol.createSimple({"name": "arrow", "color": colour, "size": "3.6",
+                                               "outline_color": "#222222", "outline_width": "0.2"})
+        symbol.symbolLayer(0).setDataDefinedProperty(
+            QgsSymbolLayer.PropertyAngle, QgsProperty.fromExpression('coalesce("compass_angle", 0)'))
+        categories.append(QgsRendererCategory(value, symbol, value))
+    layer.setRenderer(QgsCategorizedSymbolRenderer("status", categories))
+    layer.saveNamedStyle(str(STYLES / "reference_images_status.qml"))
+
+
+def coverage_lines(layer: QgsVectorLayer) -> None:
+    """Coverage per segment: width grows with the images kept; colour by uncovered share."""
+    from qgis.core import QgsGraduatedSymbolRenderer, QgsRendererRange
+
+    bands = [(0.0, 0.1, "#1a9850", "< 10 % uncovered"), (0.1, 0.3, "#a6d96a", "10–30 %"),
+             (0.3, 0.6, "#fdae61", "30–60 %"), (0.6, 1.0001, "#d73027", "> 60 % uncovered")]
+    ranges = [QgsRendererRange(lo, hi, QgsLineSymbol.createSimple({"color": c, "width": "1.4"}), label)
+              for lo, hi, c, label in bands]
+    layer.setRenderer(QgsGraduatedSymbolRenderer("uncovered_fraction", ranges))
+    layer.setLabeling(_labels("street_name"))
+    layer.setLabelsEnabled(True)
+    layer.saveNamedStyle(str(STYLES / "coverage_by_images.qml"))
+
+
+def coverage_gaps(layer: QgsVectorLayer) -> None:
+    from qgis.core import QgsSingleSymbolRenderer
+
+    layer.setRenderer(QgsSingleSymbolRenderer(QgsLineSymbol.createSimple(
+        {"color": "#e31a1c", "width": "2.4", "capstyle": "flat", "line_style": "solid"})))
+    layer.saveNamedStyle(str(STYLES / "coverage_gaps.qml"))
+
+
 def main() -> int:
     QgsApplication.setPrefixPath("/usr", True)
     app = QgsApplication([], False)
@@ -84,6 +125,11 @@ def main() -> int:
     point_scores = QgsVectorLayer("Point?crs=EPSG:4326&field=margin_hard:double&field=street_name:string",
                                   "scores", "memory")
     margin_diverging(point_scores, points=True)
+    images_by_status(QgsVectorLayer("Point?crs=EPSG:4326&field=status:string&field=compass_angle:double",
+                                    "images", "memory"))
+    coverage_lines(QgsVectorLayer("LineString?crs=EPSG:4326&field=uncovered_fraction:double&field=street_name:string",
+                                  "coverage", "memory"))
+    coverage_gaps(QgsVectorLayer("LineString?crs=EPSG:4326&field=gap_m:double", "gaps", "memory"))
     print("styles written to", STYLES)
     app.exitQgis()
     return 0

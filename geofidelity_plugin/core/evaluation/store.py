@@ -31,6 +31,11 @@ CREATE INDEX IF NOT EXISTS reference_by_segment ON reference_images(segment_id);
 CREATE TABLE IF NOT EXISTS galleries (
     segment_id TEXT NOT NULL, kind TEXT NOT NULL, negative_segment_id TEXT NOT NULL,
     PRIMARY KEY (segment_id, kind));
+CREATE TABLE IF NOT EXISTS candidates (
+    segment_id TEXT NOT NULL, image_id TEXT NOT NULL, lon REAL, lat REAL, captured_at_ms INTEGER,
+    compass_angle REAL, sequence TEXT, image_path TEXT, status TEXT NOT NULL DEFAULT 'fetched',
+    tier INTEGER, reason TEXT, audit TEXT CHECK (audit IN ('accept', 'reject') OR audit IS NULL),
+    record_json TEXT, measures_json TEXT, PRIMARY KEY (segment_id, image_id));
 CREATE TABLE IF NOT EXISTS generated_images (
     model TEXT NOT NULL, condition TEXT NOT NULL, segment_id TEXT NOT NULL,
     sample_index INTEGER NOT NULL, image_path TEXT NOT NULL, seed INTEGER, prompt TEXT,
@@ -93,6 +98,10 @@ class BenchmarkStore:
 
     # -- paths -------------------------------------------------------------------------------
     def relative(self, path: str | Path) -> str:
+        """Absolute paths inside the store's folder become relative; a relative path is taken
+        as already relative to the store's folder (as stored)."""
+        if not Path(path).is_absolute():
+            return str(path)
         p = Path(path).resolve()
         try:
             return str(p.relative_to(self.root))
@@ -146,13 +155,68 @@ class BenchmarkStore:
         return len(data)
 
     def set_audit(self, reference_id: str, decision: str | None) -> None:
+        """Manual audit (PROTOCOL §2 tier 8) of one reference image; mirrored onto its Mapillary
+        candidate (``<segment_id>:<image_id>``) so that the next curation honours it."""
         if decision not in ("accept", "reject", None):
             raise InputError(f"audit decision must be 'accept', 'reject' or empty, not {decision!r}")
         with self.transaction():
             cur = self.db.execute("UPDATE reference_images SET audit = ? WHERE reference_id = ?",
                                   (decision, reference_id))
-            if cur.rowcount == 0:
+            cand = self.db.execute("UPDATE candidates SET audit = ? WHERE segment_id || ':' || image_id = ?",
+                                   (decision, reference_id))
+            if cur.rowcount == 0 and cand.rowcount == 0:
                 raise InputError(f"no reference image {reference_id!r} in {self.path.name}")
+
+    def set_candidate_audit(self, image_id: str, decision: str | None, segment_id: str | None = None) -> int:
+        """Audit a fetched image by Mapillary id (all its segments unless ``segment_id``)."""
+        if decision not in ("accept", "reject", None):
+            raise InputError(f"audit decision must be 'accept', 'reject' or empty, not {decision!r}")
+        where = "image_id = ?" + (" AND segment_id = ?" if segment_id else "")
+        args = (decision, image_id) + ((segment_id,) if segment_id else ())
+        with self.transaction():
+            n = self.db.execute(f"UPDATE candidates SET audit = ? WHERE {where}", args).rowcount
+            self.db.execute(f"UPDATE reference_images SET audit = ? WHERE {where}",
+                            args)
+        return n
+
+    # -- Mapillary candidates (stage 2) --------------------------------------------------------
+    def put_candidates(self, rows: Iterable[dict]) -> int:
+        """Insert or update fetched images; the manual audit flag is never overwritten."""
+        data = [(r["segment_id"], str(r["image_id"]), r.get("lon"), r.get("lat"), r.get("captured_at_ms"),
+                 r.get("compass_angle"), r.get("sequence"),
+                 self.relative(r["image_path"]) if r.get("image_path") else None, r.get("status", "fetched"),
+                 r.get("tier"), r.get("reason"), r.get("audit"), json.dumps(r.get("record") or {}, default=str),
+                 json.dumps(r.get("measures") or {}, default=str)) for r in rows]
+        with self.transaction():
+            self.db.executemany(
+                "INSERT INTO candidates VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT(segment_id, image_id) DO UPDATE "
+                "SET lon=excluded.lon, lat=excluded.lat, captured_at_ms=excluded.captured_at_ms, "
+                "compass_angle=excluded.compass_angle, sequence=excluded.sequence, "
+                "image_path=COALESCE(excluded.image_path, candidates.image_path), status=excluded.status, "
+                "tier=excluded.tier, reason=excluded.reason, audit=COALESCE(candidates.audit, excluded.audit), "
+                "record_json=excluded.record_json, measures_json=excluded.measures_json", data)
+        return len(data)
+
+    def candidates(self, segment_id: str | None = None) -> list[dict]:
+        sql = "SELECT * FROM candidates" + (" WHERE segment_id = ?" if segment_id else "") + " ORDER BY segment_id, image_id"
+        out = []
+        for row in self.db.execute(sql, (segment_id,) if segment_id else ()):
+            d = dict(row)
+            d["record"] = json.loads(d.pop("record_json") or "{}")
+            d["measures"] = json.loads(d.pop("measures_json") or "{}")
+            d["abs_path"] = str(self.absolute(d["image_path"])) if d["image_path"] else None
+            out.append(d)
+        return out
+
+    def replace_segment_references(self, segment_id: str, rows: list[dict], prefix: str = "") -> None:
+        """Make ``rows`` the reference panel of ``segment_id`` (curation output), keeping audit
+        flags of images that stay."""
+        with self.transaction():
+            keep = [r["reference_id"] for r in rows]
+            marks = ",".join("?" * len(keep)) or "''"
+            self.db.execute(f"DELETE FROM reference_images WHERE segment_id = ? AND reference_id NOT IN ({marks})",
+                            (segment_id, *keep))
+        self.put_reference_images(rows)
 
     def reference_panels(self, include_rejected: bool = False) -> dict[str, list[dict]]:
         """segment_id → reference images (ordered by reference_id), rejected ones left out."""
@@ -199,4 +263,4 @@ class BenchmarkStore:
 
     def counts(self) -> dict[str, int]:
         return {t: self.db.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0]
-                for t in ("segments", "reference_images", "galleries", "generated_images")}
+                for t in ("segments", "reference_images", "galleries", "generated_images", "candidates")}

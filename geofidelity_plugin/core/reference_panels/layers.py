@@ -1,0 +1,86 @@
+"""GeoPackage layers of stage 2: the image points with every curation field and status, the
+per-segment coverage lines, and the coverage gaps (PROTOCOL §2; written atomically)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from shapely import wkt
+from shapely.geometry import Point, mapping
+
+from .. import atomic
+from .coverage import SegmentCoverage
+
+IMAGES_LAYER, COVERAGE_LAYER, GAPS_LAYER = "reference_images", "coverage", "coverage_gaps"
+_SKIP = {"record", "measures", "abs_path", "record_json", "measures_json"}
+
+
+def _ftype(values) -> str:
+    kinds = {type(v) for v in values if v is not None}
+    if kinds <= {bool, int}:
+        return "int"
+    if kinds <= {bool, int, float}:
+        return "float"
+    return "str"
+
+
+def _value(v):
+    if isinstance(v, bool):
+        return int(v)
+    if isinstance(v, (dict, list, tuple)):
+        return str(v)
+    return v
+
+
+def write_images_gpkg(path: str | Path, candidates: list[dict]) -> Path:
+    """One point per (segment, image): status (kept / rejected / capped / fetched), the first
+    failing tier and its reason, every measured value, capture time, compass angle, local path."""
+    import fiona
+    from fiona.crs import CRS
+
+    rows = []
+    for c in candidates:
+        if c.get("lon") is None or c.get("lat") is None:
+            continue
+        row = {k: v for k, v in c.items() if k not in _SKIP}
+        row["local_path"] = c.get("abs_path")
+        for key, value in (c.get("measures") or {}).items():
+            if key not in row:
+                row[key] = value
+        rows.append(row)
+    keys = list(dict.fromkeys(k for r in rows for k in r if k not in ("lon", "lat")))
+    schema = {"geometry": "Point", "properties": {k: _ftype([r.get(k) for r in rows]) for k in keys}}
+    with atomic.atomic_path(path, suffix=".gpkg") as tmp:
+        with fiona.open(tmp, "w", driver="GPKG", layer=IMAGES_LAYER, crs=CRS.from_epsg(4326), schema=schema) as dst:
+            for r in rows:
+                dst.write({"geometry": mapping(Point(r["lon"], r["lat"])),
+                           "properties": {k: _value(r.get(k)) for k in keys}})
+    return Path(path)
+
+
+def write_coverage_gpkg(path: str | Path, coverage: list[SegmentCoverage], segments: list[dict]) -> Path:
+    """``coverage`` (segment lines + counts) and ``coverage_gaps`` (the uncovered stretches)."""
+    import fiona
+    from fiona.crs import CRS
+
+    lines = {s["segment_id"]: s for s in segments}
+    attrs = [c.attributes() for c in coverage]
+    props = {"street_name": "str", "city": "str", **{k: _ftype([a[k] for a in attrs]) if attrs else "str"
+                                                     for k in (attrs[0] if attrs else {})}}
+    with atomic.atomic_path(path, suffix=".gpkg") as tmp:
+        with fiona.open(tmp, "w", driver="GPKG", layer=COVERAGE_LAYER, crs=CRS.from_epsg(4326),
+                        schema={"geometry": "LineString", "properties": props}) as dst:
+            for c, a in zip(coverage, attrs):
+                seg = lines[c.segment_id]
+                dst.write({"geometry": mapping(wkt.loads(seg["geometry_wkt"])),
+                           "properties": {"street_name": seg.get("street_name"), "city": seg.get("city"), **a}})
+        with fiona.open(tmp, "w", driver="GPKG", layer=GAPS_LAYER, crs=CRS.from_epsg(4326),
+                        schema={"geometry": "LineString",
+                                "properties": {"segment_id": "str", "gap_m": "float", "street_name": "str"}}) as dst:
+            for c in coverage:
+                for gap in c.gaps:
+                    from .coverage import LocalFrame  # metres of the gap in the segment's frame
+                    frame = LocalFrame(gap.centroid.x, gap.centroid.y)
+                    dst.write({"geometry": mapping(gap), "properties": {
+                        "segment_id": c.segment_id, "street_name": lines[c.segment_id].get("street_name"),
+                        "gap_m": round(frame.line_to_metric(list(gap.coords)).length, 1)}})
+    return Path(path)

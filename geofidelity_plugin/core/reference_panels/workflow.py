@@ -1,0 +1,130 @@
+"""Stage 2 against the benchmark store (PROTOCOL §2): fetch Mapillary images along every
+segment, curate them through tiers 1–8 and the cap, audit coverage. Each segment's results are
+committed as soon as they are done, so a cancelled run keeps what finished and a re-run resumes.
+"""
+from __future__ import annotations
+
+import csv
+from dataclasses import asdict
+from pathlib import Path
+
+from shapely import wkt
+
+from ..errors import InputError
+from ..evaluation.store import BenchmarkStore
+from ..progress import NullProgress, Progress, SubProgress, check_cancel
+from .coverage import SegmentCoverage, segment_coverage
+
+
+def _segment_lines(store: BenchmarkStore) -> dict:
+    lines = {}
+    for s in store.segments():
+        if s.get("geometry_wkt"):
+            lines[s["segment_id"]] = wkt.loads(s["geometry_wkt"])
+    if not lines:
+        raise InputError(f"{store.path.name} has no segment lines — load the segments GeoPackage of "
+                         "'Select named road segments' first")
+    return lines
+
+
+def fetch_store(store: BenchmarkStore, client, buffer_m: float = 30.0, step_m: float = 200.0,
+                progress: Progress | None = None) -> dict:
+    """Search and download the images along every segment into the store's candidates."""
+    progress = progress or NullProgress()
+    lines = _segment_lines(store)
+    folder = store.root / "mapillary" / "images"
+    totals = {"segments": 0, "images": 0, "downloaded": 0, "from_cache": 0, "failed": 0}
+    for i, (sid, line) in enumerate(sorted(lines.items())):
+        check_cancel(progress, "fetching Mapillary images")
+        part = SubProgress(progress, 100.0 * i / len(lines), 100.0 * (i + 1) / len(lines))
+        records = client.images_along(line, buffer_m=buffer_m + 10.0, step_m=step_m,
+                                      progress=SubProgress(part, 0, 30), segment_id=sid)
+        result = client.download(records, folder, progress=SubProgress(part, 30, 100))
+        rows = []
+        for r in records:
+            path = result.paths.get(r.image_id)
+            rows.append({"segment_id": sid, "image_id": r.image_id, "lon": r.lon, "lat": r.lat,
+                         "captured_at_ms": r.captured_at_ms, "compass_angle": r.compass_angle,
+                         "sequence": r.sequence, "image_path": str(path) if path else None,
+                         "status": "fetched" if path else "download_failed",
+                         "reason": result.failed.get(r.image_id), "record": asdict(r)})
+        store.put_candidates(rows)
+        progress.info(f"{sid}: {len(records)} images ({result.downloaded} downloaded, "
+                      f"{result.from_cache} cached, {len(result.failed)} failed)")
+        totals["segments"] += 1
+        totals["images"] += len(records)
+        totals["downloaded"] += result.downloaded
+        totals["from_cache"] += result.from_cache
+        totals["failed"] += len(result.failed)
+    return totals
+
+
+def read_audit_csv(path: str | Path) -> list[tuple[str, str | None, str | None]]:
+    """``image_id,decision[,segment_id]`` rows; decision accept / reject / empty (clears)."""
+    path = Path(path)
+    if not path.is_file():
+        raise InputError(f"audit CSV not found: {path}")
+    with open(path, newline="", encoding="utf-8-sig") as fh:
+        reader = csv.DictReader(fh)
+        if not reader.fieldnames or not {"image_id", "decision"} <= {f.strip() for f in reader.fieldnames}:
+            raise InputError(f"audit CSV {path.name} needs columns image_id,decision[,segment_id]")
+        out = []
+        for n, row in enumerate(reader, start=2):
+            decision = (row.get("decision") or "").strip().lower() or None
+            if decision not in ("accept", "reject", None):
+                raise InputError(f"{path.name} row {n}: decision {row['decision']!r} is not accept/reject/empty")
+            out.append((row["image_id"].strip(), decision, (row.get("segment_id") or "").strip() or None))
+    return out
+
+
+def curate_store(store: BenchmarkStore, options=None, audit_csv: str | Path | None = None,
+                 urban_scorer=None, ratio_model=None, progress: Progress | None = None):
+    """Curate every fetched candidate; kept images become the segments' reference panels."""
+    from .curate import CurationOptions, curate
+
+    options = options or CurationOptions()
+    progress = progress or NullProgress()
+    if audit_csv:
+        for image_id, decision, segment_id in read_audit_csv(audit_csv):
+            if store.set_candidate_audit(image_id, decision, segment_id) == 0:
+                progress.warning(f"audit CSV: image {image_id} is not a fetched candidate")
+    lines = _segment_lines(store)
+    candidates = [c for c in store.candidates() if c["status"] != "download_failed"]
+    if not candidates:
+        raise InputError(f"{store.path.name} has no fetched images — run 'Fetch Mapillary images' first")
+    records = [dict(c["record"], image_id=c["image_id"], segment_id=c["segment_id"]) for c in candidates]
+    paths = {c["image_id"]: Path(c["abs_path"]) for c in candidates if c["abs_path"]}
+    audit = {c["image_id"]: c["audit"] for c in candidates if c["audit"]}
+    result = curate(records, lines, paths, options, audit, urban_scorer, ratio_model, progress)
+    by_key = {(c["segment_id"], c["image_id"]): c for c in candidates}
+    updates, kept = [], {}
+    for row in result.rows:
+        c = by_key[(row.segment_id, row.image_id)]
+        updates.append({**c, "status": row.status, "tier": row.tier, "reason": row.reason,
+                        "measures": row.as_dict(), "audit": c["audit"]})
+        if row.status == "kept":
+            kept.setdefault(row.segment_id, []).append(
+                {"reference_id": f"{row.segment_id}:{row.image_id}", "segment_id": row.segment_id,
+                 "image_id": row.image_id, "image_path": c["abs_path"], "lon": c["lon"], "lat": c["lat"],
+                 "captured_at_ms": c["captured_at_ms"], "audit": c["audit"], "note": "mapillary"})
+    store.put_candidates(updates)
+    for sid in lines:
+        check_cancel(progress, "writing reference panels")
+        store.replace_segment_references(sid, kept.get(sid, []))
+    return result
+
+
+def coverage_store(store: BenchmarkStore, radius_m: float = 30.0, progress: Progress | None = None
+                   ) -> list[SegmentCoverage]:
+    """Coverage of every segment from its curated (or, for stand-ins, stored) candidates."""
+    lines = _segment_lines(store)
+    rows_by_segment: dict[str, list[dict]] = {}
+    for c in store.candidates():
+        rows_by_segment.setdefault(c["segment_id"], []).append(c)
+    out = []
+    for i, (sid, line) in enumerate(sorted(lines.items())):
+        check_cancel(progress, "coverage audit")
+        out.append(segment_coverage(sid, line, rows_by_segment.get(sid, []), radius_m))
+        if progress is not None:
+            progress.set_progress(100.0 * (i + 1) / len(lines))
+    return out
