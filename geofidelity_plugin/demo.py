@@ -70,6 +70,8 @@ def run_demo(out_dir: Path) -> dict[str, Path]:
     store = out_dir / "benchmark.sqlite"
     counts = build_demo_store(store, segments)
     feedback.pushInfo(f"demo store: {counts} — {STAND_IN_NOTE}")
+    coverage = processing.run("geofidelity:coverage_audit", {"STORE": str(store), "OUTPUT": str(out_dir / "coverage.gpkg")},
+                              context=context, feedback=feedback)
     processing.run("geofidelity:build_galleries", {"STORE": str(store), "SEED": 0}, context=context, feedback=feedback)
     evaluation = processing.run("geofidelity:evaluate", {
         "STORE": str(store), "FEATURE_MODEL": str(DEMO_FEATURE_MODEL), "OUTPUT_FOLDER": str(out_dir / "evaluation"),
@@ -78,10 +80,12 @@ def run_demo(out_dir: Path) -> dict[str, Path]:
                             context=context, feedback=feedback)
     project = write_project(out_dir / "geofidelity_demo.qgz", [
         (f"{segments}|layername=segments", "GeoFidelity segments", "segments_by_class.qml"),
+        (f"{coverage['OUTPUT']}|layername=coverage", "GeoFidelity coverage (STAND-IN positions)", "coverage_by_images.qml"),
+        (f"{coverage['OUTPUT']}|layername=coverage_gaps", "GeoFidelity coverage gaps (STAND-IN)", "coverage_gaps.qml"),
         (evaluation["SEGMENT_SCORES"], "GeoFidelity Δhard — stand-in:crops L1 (STAND-IN DATA)", "segment_margin_hard.qml",
          {"geofidelity/store": str(store), "geofidelity/evaluation": str(out_dir / "evaluation")})])
     return {"segments": Path(result["OUTPUT"]), "summary": Path(result["SUMMARY"]),
             "manifest": Path(result["MANIFEST"]), "store": store, "tables": Path(evaluation["TABLES"]),
             "scores": Path(evaluation["PER_PANEL_CSV"]), "eval_manifest": Path(evaluation["MANIFEST"]),
-            "report": Path(report["OUTPUT"]),
+            "report": Path(report["OUTPUT"]), "coverage": Path(coverage["OUTPUT"]),
             "project": project}

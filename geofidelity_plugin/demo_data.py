@@ -69,6 +69,7 @@ def build_demo_store(store_path: Path, segments_gpkg: Path, seed: int = 0) -> di
                 refs.append({"reference_id": f"{sid}:{j:02d}", "segment_id": sid, "image_id": f"standin-{sid}-{j}",
                              "image_path": str(path), "note": "stand-in"})
         store.put_reference_images(refs)
+        store.put_candidates(_stand_in_positions(segments, refs, seed))
         generated = []
         for model, weak in (("stand-in:crops", False), ("stand-in:blurred", True)):
             for t, sid in enumerate(ids):
@@ -87,6 +88,28 @@ def build_demo_store(store_path: Path, segments_gpkg: Path, seed: int = 0) -> di
         store.put_galleries(build_galleries(segments, seed=seed))
         store.set_meta("stand_in", STAND_IN_NOTE)
         return store.counts()
+
+
+def _stand_in_positions(segments: list[dict], refs: list[dict], seed: int) -> list[dict]:
+    """Place each segment's stand-in images along the first ~70 % of its line (two sequences,
+    2019–2021), so the coverage audit has something true to find: the last stretch has none."""
+    from shapely import wkt
+
+    lines = {s["segment_id"]: wkt.loads(s["geometry_wkt"]) for s in segments if s.get("geometry_wkt")}
+    rows = []
+    for r in refs:
+        line = lines.get(r["segment_id"])
+        if line is None:
+            continue
+        j = int(r["reference_id"].rsplit(":", 1)[1])
+        point = line.interpolate(0.7 * (j + 0.5) / 8, normalized=True)
+        rng = _rng(seed, "position", r["reference_id"])
+        rows.append({"segment_id": r["segment_id"], "image_id": r["image_id"], "lon": point.x, "lat": point.y,
+                     "captured_at_ms": int(1_560_000_000_000 + rng.integers(0, 2) * 31_536_000_000 * (j % 3)),
+                     "compass_angle": float(rng.uniform(0, 360)), "sequence": f"stand-in-{j % 2}",
+                     "image_path": r["image_path"], "status": "kept", "reason": "stand-in",
+                     "record": {"stand_in": True}})
+    return rows
 
 
 def _save(image, path: Path) -> None:

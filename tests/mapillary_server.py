@@ -132,7 +132,8 @@ class FakeMapillary:
     def __enter__(self) -> "FakeMapillary":
         handler = type("Handler", (_Handler,), {"fake": self})
         self._server = _Server(("127.0.0.1", 0), handler)
-        threading.Thread(target=self._server.serve_forever, daemon=True).start()
+        threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05},
+                         daemon=True).start()
         return self
 
     def __exit__(self, *exc) -> None:
@@ -227,6 +228,8 @@ class _Server(ThreadingHTTPServer):
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     timeout = 15
+    wbufsize = 1 << 16  # headers and body leave in one write (no Nagle / delayed-ACK stall)
+    disable_nagle_algorithm = True
     fake: FakeMapillary
 
     def log_message(self, format, *args):  # noqa: A002 - silence the default stderr log

@@ -42,5 +42,11 @@ def test_demo_outputs(qgis_app, tmp_path, helsinki_pbf):
     values = [f["margin_hard"] for f in margin[0].getFeatures()]
     assert len(values) == layers[0].featureCount() and all(v is not None for v in values)
     assert all(f["stand_in"] == 1 for f in margin[0].getFeatures())
+    gaps = project.mapLayersByName("GeoFidelity coverage gaps (STAND-IN)")
+    assert len(gaps) == 1 and gaps[0].featureCount() >= layers[0].featureCount() - 1  # the planted last 30 %
+    cover = project.mapLayersByName("GeoFidelity coverage (STAND-IN positions)")[0]
+    fractions = [f["uncovered_fraction"] for f in cover.getFeatures()]
+    assert all(f["images_kept"] == 8 for f in cover.getFeatures())
+    assert sum(0.15 < u < 0.7 for u in fractions) >= len(fractions) - 1  # a loop street may close its gap
     report = (tmp_path / "evaluation" / "report.html").read_text()
     assert "STAND-IN DATA" in report and str(tmp_path / "evaluation" / "report.html") in out.stdout

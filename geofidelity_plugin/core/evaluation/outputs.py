@@ -4,6 +4,7 @@ and condition; the tables as CSV and Markdown; the failed-image list; the run ma
 Every file is written atomically."""
 from __future__ import annotations
 
+import numbers
 from pathlib import Path
 
 from .. import atomic
@@ -19,10 +20,11 @@ SEGMENT_FIELDS = ("cos_sim", "top1", "reciprocal_rank", "chance_adjusted_top1", 
 
 
 def _fiona_type(values) -> str:
-    kinds = {type(v) for v in values if v is not None}
-    if kinds <= {bool, int}:
+    """The GeoPackage field type of a column (numpy scalars count as numbers)."""
+    present = [v for v in values if v is not None]
+    if all(isinstance(v, (bool, numbers.Integral)) for v in present):
         return "int"
-    if kinds <= {bool, int, float}:
+    if all(isinstance(v, numbers.Real) for v in present):
         return "float"
     return "str"
 

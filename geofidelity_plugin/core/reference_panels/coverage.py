@@ -42,8 +42,8 @@ class SegmentCoverage:
                "images_capped": self.images_capped, "sequences": self.sequences,
                "year_min": self.year_min, "year_max": self.year_max,
                "year_span": (self.year_max - self.year_min + 1) if self.year_min is not None else 0,
-               "longest_gap_m": round(self.longest_gap_m, 1),
-               "uncovered_fraction": round(self.uncovered_fraction, 4)}
+               "longest_gap_m": round(float(self.longest_gap_m), 1),
+               "uncovered_fraction": round(float(self.uncovered_fraction), 4)}
         for tier in range(1, 9):
             out[f"rejected_tier{tier}"] = self.rejected_by_tier.get(tier, 0)
         return out

@@ -2,6 +2,7 @@
 per-segment coverage lines, and the coverage gaps (PROTOCOL §2; written atomically)."""
 from __future__ import annotations
 
+import numbers
 from pathlib import Path
 
 from shapely import wkt
@@ -15,10 +16,11 @@ _SKIP = {"record", "measures", "abs_path", "record_json", "measures_json"}
 
 
 def _ftype(values) -> str:
-    kinds = {type(v) for v in values if v is not None}
-    if kinds <= {bool, int}:
+    """The GeoPackage field type of a column (numpy scalars count as numbers)."""
+    present = [v for v in values if v is not None]
+    if all(isinstance(v, (bool, numbers.Integral)) for v in present):
         return "int"
-    if kinds <= {bool, int, float}:
+    if all(isinstance(v, numbers.Real) for v in present):
         return "float"
     return "str"
 

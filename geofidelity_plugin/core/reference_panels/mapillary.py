@@ -160,8 +160,8 @@ class TokenBucket:
                 now = self._clock()
                 self._tokens = min(self.capacity, self._tokens + (now - self._stamp) * self.rate)
                 self._stamp = now
-                if self._tokens >= 1.0:
-                    self._tokens -= 1.0
+                if self._tokens >= 1.0 - 1e-9:  # tolerance: float rounding of the refill
+                    self._tokens = max(self._tokens - 1.0, 0.0)
                     return
                 wait = (1.0 - self._tokens) / self.rate
             if stopped():
