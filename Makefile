@@ -21,7 +21,7 @@ export XDG_RUNTIME_DIR := /tmp/runtime-$(shell id -u)
 export GEOFIDELITY_PYTHONPATH := $(SITE)
 export QGIS_PROCESS := qgis_process.bin
 
-.PHONY: help setup system venv data models plugin zip test demo bench lock styles clean screenshots
+.PHONY: help setup system venv data models plugin zip test demo bench lock styles model clean screenshots
 
 help:
 	@echo "make demo   — set up, then run the pipeline on bundled data (offline)"
@@ -87,6 +87,9 @@ lock: $(STAMPS)/system
 
 styles: venv
 	$(PY) scripts/make_styles.py
+
+model: venv
+	$(PY) scripts/make_model.py
 
 clean:
 	rm -rf $(BUILD) dist demo_output bench_output .pytest_cache

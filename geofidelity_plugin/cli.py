@@ -91,6 +91,65 @@ def cmd_select_segments(args) -> int:
     return 0
 
 
+def cmd_fetch_mapillary(args) -> int:
+    from .core.evaluation.store import BenchmarkStore
+    from .core.evaluation.workflow import load_segments_gpkg
+    from .core.reference_panels.layers import write_images_gpkg
+    from .core.reference_panels.mapillary import DEFAULT_BASE_URL, MapillaryClient, token_from_env
+    from .core.reference_panels.workflow import fetch_store
+
+    client = MapillaryClient(token_from_env(), base_url=args.base_url or DEFAULT_BASE_URL, max_workers=args.workers)
+    progress = TqdmProgress("fetch Mapillary", args.quiet)
+    try:
+        with BenchmarkStore(args.store) as store:
+            if args.segments:
+                load_segments_gpkg(store, args.segments)
+            client.cache_dir = store.root / "mapillary"
+            totals = fetch_store(store, client, args.buffer, args.tile_step, progress)
+            if args.out:
+                write_images_gpkg(args.out, store.candidates())
+    finally:
+        progress.close()
+    print(", ".join(f"{k}: {v}" for k, v in totals.items()))
+    return 0
+
+
+def cmd_curate(args) -> int:
+    from .core.evaluation.store import BenchmarkStore
+    from .core.reference_panels.curate import CurationOptions
+    from .core.reference_panels.layers import write_images_gpkg
+    from .core.reference_panels.workflow import curate_store
+
+    options = CurationOptions(siglip_model=args.siglip_model or None, vistas_model=args.vistas_model or None,
+                              cap_per_segment=args.cap, seed=args.seed)
+    progress = TqdmProgress("curate", args.quiet)
+    try:
+        with BenchmarkStore(args.store, create=False) as store:
+            result = curate_store(store, options, args.audit_csv, progress=progress)
+            if args.out:
+                write_images_gpkg(args.out, store.candidates())
+    finally:
+        progress.close()
+    for note in result.notes:
+        print(f"note: {note}")
+    print(f"curation: {result.counts()}")
+    return 0
+
+
+def cmd_coverage(args) -> int:
+    from .core.evaluation.store import BenchmarkStore
+    from .core.reference_panels.layers import write_coverage_gpkg
+    from .core.reference_panels.workflow import coverage_store
+
+    with BenchmarkStore(args.store, create=False) as store:
+        coverage = coverage_store(store, args.radius)
+        write_coverage_gpkg(args.out, coverage, store.segments())
+    for c in coverage:
+        print(f"{c.segment_id}: {c.images_kept} kept, {c.sequences} sequences, longest gap {c.longest_gap_m:.0f} m")
+    print(f"coverage layers → {args.out}")
+    return 0
+
+
 def cmd_build_galleries(args) -> int:
     from .core.evaluation.workflow import build_store_galleries
 
@@ -176,6 +235,35 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     _add_selection_options(p)
     p.set_defaults(func=cmd_select_segments)
+
+    p = sub.add_parser("fetch-mapillary", help="2a · Mapillary images along each segment (token: MAPILLARY_ACCESS_TOKEN)")
+    p.add_argument("--store", required=True, help="benchmark store (.sqlite), created if missing")
+    p.add_argument("--segments", help="segments GeoPackage to load first")
+    p.add_argument("--out", help="image points GeoPackage")
+    p.add_argument("--buffer", type=float, default=30.0, help="road buffer, m (default %(default)s)")
+    p.add_argument("--tile-step", type=float, default=200.0, help="box spacing along the segment, m")
+    p.add_argument("--workers", type=int, default=8, help="parallel downloads (default %(default)s)")
+    p.add_argument("--base-url", help="Graph API base URL (default https://graph.mapillary.com)")
+    p.add_argument("-q", "--quiet", action="store_true")
+    p.set_defaults(func=cmd_fetch_mapillary)
+
+    p = sub.add_parser("curate", help="2b · filter tiers 1–8 and the cap (PROTOCOL §2)")
+    p.add_argument("--store", required=True)
+    p.add_argument("--out", help="curated image points GeoPackage")
+    p.add_argument("--audit-csv", help="manual audit: image_id,decision[,segment_id]")
+    p.add_argument("--siglip-model", default="google/siglip-so400m-patch14-384", help="empty string: skip tier 4")
+    p.add_argument("--vistas-model", default="facebook/mask2former-swin-large-mapillary-vistas-semantic",
+                   help="empty string: skip tier 5")
+    p.add_argument("--cap", type=int, default=65, help="images per segment at most")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("-q", "--quiet", action="store_true")
+    p.set_defaults(func=cmd_curate)
+
+    p = sub.add_parser("coverage", help="2c · coverage audit and gaps per segment")
+    p.add_argument("--store", required=True)
+    p.add_argument("--out", required=True, help="coverage GeoPackage (layers coverage, coverage_gaps)")
+    p.add_argument("--radius", type=float, default=30.0)
+    p.set_defaults(func=cmd_coverage)
 
     p = sub.add_parser("build-galleries", help="3 · hard-negative retrieval galleries (PROTOCOL §3)")
     p.add_argument("--store", required=True, help="benchmark store (.sqlite), created if missing")

@@ -2,7 +2,9 @@
 osmium, …). QGIS embeds the system Python and does not see a virtualenv. We add, in order:
 
 1. every folder in the ``GEOFIDELITY_PYTHONPATH`` environment variable (``os.pathsep``-separated),
-2. ``<QGIS profile>/python/geofidelity-deps`` if it exists — where ``make qgis-deps`` installs
+2. ``<QGIS profile>/python/geofidelity-deps`` if it exists
+
+in front of the system's own folders — where ``make qgis-deps`` installs
    the pinned packages with ``pip install --target`` (the Deepness plugin's approach).
 
 Debian's geo stack (pyproj, shapely, fiona) always comes from the system: never install pip
@@ -27,9 +29,11 @@ def dependency_folders() -> list[Path]:
 
 
 def add_dependency_paths() -> list[str]:
+    """Put the folders FIRST on ``sys.path``: the pinned packages must win over older Debian
+    copies of the same names (e.g. Debian's sympy lacks what torch 2.13 imports)."""
     added = []
-    for folder in dependency_folders():
+    for folder in reversed(dependency_folders()):
         if str(folder) not in sys.path:
-            sys.path.append(str(folder))
+            sys.path.insert(0, str(folder))
             added.append(str(folder))
     return added

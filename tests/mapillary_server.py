@@ -273,7 +273,8 @@ class _Handler(BaseHTTPRequestHandler):
         mode = fake.truncate_jpeg_first
         with fake._lock:
             first = mode is not None and image_id not in fake._truncated
-            fake._truncated.add(image_id) if first else None
+            if first:
+                fake._truncated.add(image_id)
         if first:
             fake.count("image_truncated")
             cut = len(data) * 2 // 3

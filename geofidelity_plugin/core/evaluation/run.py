@@ -26,6 +26,9 @@ class EvaluationRun:
 def pick_layer_panel(rows: list[dict], model: str | None, condition: str | None) -> tuple[str | None, str | None]:
     """The (model, condition) shown on the map: the user's choice, else the first model at L1."""
     models = sorted({r["model"] for r in rows if not r["is_anchor"]})
+    if not models and not model:  # no generated panel yet: map the real held-out anchor
+        anchors = sorted({r["model"] for r in rows if r["model"].endswith("held_out_real")})
+        return (anchors[0], "anchor") if anchors else (None, None)
     if model and model not in {r["model"] for r in rows}:
         raise InputError(f"model {model!r} has no scored panel; scored models: {', '.join(models) or 'none'}")
     model = model or (models[0] if models else None)
