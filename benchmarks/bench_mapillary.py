@@ -55,7 +55,7 @@ def main() -> int:
         base_url = parent.recv()
         with tempfile.TemporaryDirectory() as tmp:
             tmp = Path(tmp)
-            times: dict[int, list[float]] = {1: [], 8: [], WORKERS: []}
+            times: dict[int, list[float]] = {1: [], 8: [], WORKERS: []}  # WORKERS = the default
             for run in range(REPEATS):
                 for workers in times:
                     elapsed, client = timed_fetch(base_url, tmp / f"w{workers}-{run}", workers)
@@ -66,8 +66,8 @@ def main() -> int:
                   f"request; {client.api_requests} API + {client.image_requests} image requests "
                   f"a run; best of {REPEATS}")
             print(f"sequential (max_workers=1): {sequential:.2f} s; concurrent "
-                  f"(max_workers={WORKERS}): {concurrent:.2f} s; ratio {ratio:.1f}x "
-                  f"(default max_workers=8: {default:.2f} s, {sequential / default:.1f}x)")
+                  f"(default max_workers={WORKERS}): {concurrent:.2f} s; ratio {ratio:.1f}x "
+                  f"(max_workers=8: {default:.2f} s, {sequential / default:.1f}x)")
             again, rerun = timed_fetch(base_url, tmp / f"w{WORKERS}-0", WORKERS)
             print(f"second run: {rerun.image_requests} image requests, {rerun.api_requests} API "
                   f"requests, {again:.2f} s")

@@ -242,7 +242,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", help="image points GeoPackage")
     p.add_argument("--buffer", type=float, default=30.0, help="road buffer, m (default %(default)s)")
     p.add_argument("--tile-step", type=float, default=200.0, help="box spacing along the segment, m")
-    p.add_argument("--workers", type=int, default=8, help="parallel downloads (default %(default)s)")
+    p.add_argument("--workers", type=int, default=16, help="parallel downloads (default %(default)s)")
     p.add_argument("--base-url", help="Graph API base URL (default https://graph.mapillary.com)")
     p.add_argument("-q", "--quiet", action="store_true")
     p.set_defaults(func=cmd_fetch_mapillary)

@@ -72,7 +72,7 @@ class FetchMapillaryAlgorithm(QgsProcessingAlgorithm):
         self.addParameter(advanced(QgsProcessingParameterNumber(self.STEP, "Box spacing along the segment (m)",
                                                                 QgsProcessingParameterNumber.Double, defaultValue=200.0,
                                                                 minValue=10)))
-        self.addParameter(advanced(QgsProcessingParameterNumber(self.WORKERS, "Parallel downloads", defaultValue=8,
+        self.addParameter(advanced(QgsProcessingParameterNumber(self.WORKERS, "Parallel downloads", defaultValue=16,
                                                                 minValue=1, maxValue=32)))
         self.addParameter(advanced(QgsProcessingParameterNumber(self.RATE, "API requests per second",
                                                                 QgsProcessingParameterNumber.Double, defaultValue=10.0,

@@ -182,7 +182,7 @@ class MapillaryClient:
     def __init__(self, token: str, base_url: str = DEFAULT_BASE_URL, limit: int = MAX_LIMIT,
                  requests_per_second: float | None = 10.0, max_retries: int = 5,
                  backoff_s: float = 1.0, timeout_s: float = 30, cache_dir: Path | None = None,
-                 max_workers: int = 8, session: requests.Session | None = None,
+                 max_workers: int = 16, session: requests.Session | None = None,
                  sleep: Callable[[float], None] = time.sleep, seed: int | None = None,
                  jitter: float = 0.25, max_split_depth: int = 6):
         self._token = (token or "").strip()
