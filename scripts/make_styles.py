@@ -63,11 +63,50 @@ def margin_diverging(layer: QgsVectorLayer, points: bool = False) -> None:
             symbol = QgsLineSymbol.createSimple({"color": colour, "width": "1.6", "capstyle": "round"})
         ranges.append(QgsRendererRange(low, high, symbol, label))
     renderer = QgsGraduatedSymbolRenderer("margin_hard", ranges)
+    _size_by_panel(renderer, points)
     layer.setRenderer(renderer)
     layer.setLabeling(_labels("street_name"))
     layer.setLabelsEnabled(True)
     name = "segment_margin_hard_points.qml" if points else "segment_margin_hard.qml"
     layer.saveNamedStyle(str(STYLES / name))
+
+
+def _size_by_panel(renderer, points: bool = False) -> None:
+    """Line width (or marker size) grows with the reference panel's size: thin = few images."""
+    from qgis.core import QgsProperty, QgsSymbolLayer
+
+    expression = 'scale_linear(coalesce("n_reference", 0), 0, 70, 0.6, 2.8)' if not points else \
+        'scale_linear(coalesce("n_reference", 0), 0, 70, 2.0, 5.0)'
+    key = QgsSymbolLayer.PropertySize if points else QgsSymbolLayer.PropertyStrokeWidth
+    ranges = renderer.ranges()  # copies: change each symbol, then give it back to the renderer
+    for index, item in enumerate(ranges):
+        symbol = item.symbol().clone()
+        symbol.symbolLayer(0).setDataDefinedProperty(key, QgsProperty.fromExpression(expression))
+        renderer.updateRangeSymbol(index, symbol)
+
+
+def alternative_scores(layer: QgsVectorLayer) -> None:
+    """Alternative looks of the per-segment scores: top-1, CosSim, GADS (PROTOCOL §6)."""
+    from qgis.core import QgsGraduatedSymbolRenderer, QgsRendererRange
+
+    specs = {
+        "top1": [(-0.01, 0.5, "#d73027", "target not ranked first"), (0.5, 1.01, "#1a9850", "target ranked first")],
+        "cos_sim": [(-1.0, 0.4, "#f7fbff", "< 0.40"), (0.4, 0.6, "#c6dbef", "0.40 – 0.60"),
+                    (0.6, 0.8, "#6baed6", "0.60 – 0.80"), (0.8, 0.9, "#2171b5", "0.80 – 0.90"),
+                    (0.9, 1.01, "#08306b", "≥ 0.90 (held-out real ≈ 0.90)")],
+        "gads": [(0.0, 0.1, "#1a9850", "< 0.10 (close layout)"), (0.1, 0.2, "#a6d96a", "0.10 – 0.20"),
+                 (0.2, 0.35, "#fdae61", "0.20 – 0.35"), (0.35, 1.01, "#d73027", "≥ 0.35 (different layout)")],
+    }
+    for field_name, bands in specs.items():
+        ranges = [QgsRendererRange(lo, hi, QgsLineSymbol.createSimple({"color": c, "width": "1.6",
+                                                                          "capstyle": "round"}), label)
+                  for lo, hi, c, label in bands]
+        renderer = QgsGraduatedSymbolRenderer(field_name, ranges)
+        _size_by_panel(renderer)
+        layer.setRenderer(renderer)
+        layer.setLabeling(_labels("street_name"))
+        layer.setLabelsEnabled(True)
+        layer.saveNamedStyle(str(STYLES / f"segment_{field_name}.qml"))
 
 
 STATUS_COLOURS = [("kept", "#1a9850"), ("rejected", "#d73027"), ("capped", "#fdae61"), ("fetched", "#4575b4"),
@@ -119,11 +158,12 @@ def main() -> int:
     layer = QgsVectorLayer("LineString?crs=EPSG:4326&field=road_class:string&field=street_name:string",
                            "segments", "memory")
     segments_by_class(layer)
-    scores = QgsVectorLayer("LineString?crs=EPSG:4326&field=margin_hard:double&field=street_name:string",
-                            "scores", "memory")
+    fields = ("field=margin_hard:double&field=top1:double&field=cos_sim:double&field=gads:double"
+              "&field=n_reference:integer&field=street_name:string")
+    scores = QgsVectorLayer(f"LineString?crs=EPSG:4326&{fields}", "scores", "memory")
     margin_diverging(scores)
-    point_scores = QgsVectorLayer("Point?crs=EPSG:4326&field=margin_hard:double&field=street_name:string",
-                                  "scores", "memory")
+    alternative_scores(QgsVectorLayer(f"LineString?crs=EPSG:4326&{fields}", "scores", "memory"))
+    point_scores = QgsVectorLayer(f"Point?crs=EPSG:4326&{fields}", "scores", "memory")
     margin_diverging(point_scores, points=True)
     images_by_status(QgsVectorLayer("Point?crs=EPSG:4326&field=status:string&field=compass_angle:double",
                                     "images", "memory"))

@@ -9,6 +9,10 @@ from pathlib import Path
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+# tests never write into the user's own cache (~/.cache/geofidelity)
+import tempfile  # noqa: E402
+
+os.environ.setdefault("GEOFIDELITY_CACHE_DIR", tempfile.mkdtemp(prefix="geofidelity-test-cache-"))
 
 import pytest  # noqa: E402
 

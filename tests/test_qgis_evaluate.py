@@ -43,3 +43,39 @@ def test_evaluate_without_model_offline(qgis_provider, tmp_path):
     with pytest.raises(QgsProcessingException, match="facebook/dinov2-base"):
         processing.run("geofidelity:evaluate", {"STORE": str(store), "FEATURE_MODEL": "facebook/dinov2-base",
                                                 "OUTPUT_FOLDER": str(tmp_path / "eval")})
+
+
+def test_alternative_score_styles(qgis_provider, tmp_path):
+    """Every shipped score style loads on a real segment_scores layer, keyed on its metric, with
+    the line width driven by the reference-panel size."""
+    from qgis.core import QgsSymbolLayer, QgsVectorLayer
+
+    from eval_fixtures import TableEmbedder, make_store
+    from geofidelity_plugin.core.evaluation.evaluate import EvaluationOptions, evaluate_store, evaluation_manifest
+    from geofidelity_plugin.core.evaluation.outputs import write_outputs
+    from geofidelity_plugin.core.resources import resource
+
+    store, vectors = make_store(tmp_path / "b", per_city=1, refs=6, models=("m1",))
+    result = evaluate_store(store, TableEmbedder(vectors), EvaluationOptions(n_bootstrap=50))
+    # lines, as segments from select_segments have
+    with store.transaction():
+        for s in store.segments():
+            lon, lat = s["centroid_lon"], s["centroid_lat"]
+            store.db.execute("UPDATE segments SET geometry_wkt = ? WHERE segment_id = ?",
+                             (f"LINESTRING ({lon} {lat}, {lon + 0.005} {lat})", s["segment_id"]))
+    paths = write_outputs(tmp_path / "e", result, store.segments(),
+                          evaluation_manifest(result, EvaluationOptions(), store, [], []), "m1", "L1")
+    store.close()
+    layer = QgsVectorLayer(f"{paths['gpkg']}|layername=segment_scores", "s", "ogr")
+    assert layer.isValid()
+    for name, attribute in (("segment_margin_hard", "margin_hard"), ("segment_top1", "top1"),
+                            ("segment_cos_sim", "cos_sim"), ("segment_gads", "gads")):
+        message, ok = layer.loadNamedStyle(str(resource("styles", f"{name}.qml")))
+        assert ok, message
+        renderer = layer.renderer()
+        assert renderer.classAttribute() == attribute
+        ranges = renderer.ranges()  # keep the copies alive while their symbols are used
+        symbol = ranges[0].symbol()
+        width = symbol.symbolLayer(0).dataDefinedProperties().property(QgsSymbolLayer.PropertyStrokeWidth)
+        assert width.isActive() and "n_reference" in width.expressionString()
+        assert layer.labelsEnabled()
