@@ -55,6 +55,25 @@ def qgis_provider(qgis_app, qgis_processing):
     return register_provider()
 
 
+class SleepRecorder:
+    """Stands in for ``time.sleep`` in HTTP clients: remembers every requested wait, waits for none."""
+
+    def __init__(self):
+        self.calls: list[float] = []
+
+    def __call__(self, seconds: float) -> None:
+        self.calls.append(seconds)
+
+    @property
+    def total(self) -> float:
+        return sum(self.calls)
+
+
+@pytest.fixture
+def sleeps():
+    return SleepRecorder()
+
+
 def qgis_process_env(plugin_root: Path, home: Path) -> dict:
     env = dict(os.environ)
     env.update({"QGIS_PLUGINPATH": str(plugin_root), "HOME": str(home),

@@ -15,6 +15,8 @@ import time
 from pathlib import Path
 
 import pytest
+
+from conftest import SleepRecorder
 from PIL import Image
 from pyproj import Geod
 from shapely.geometry import LineString, Point, box as shapely_box
@@ -40,23 +42,6 @@ COORDS = [(2.3400, 48.8600), (2.3460, 48.8615), (2.3520, 48.8608)]
 LINE = LineString(COORDS)
 
 
-class SleepRecorder:
-    """Stands in for ``time.sleep``: remembers every requested wait, waits for none."""
-
-    def __init__(self):
-        self.calls: list[float] = []
-
-    def __call__(self, seconds: float) -> None:
-        self.calls.append(seconds)
-
-    @property
-    def total(self) -> float:
-        return sum(self.calls)
-
-
-@pytest.fixture
-def sleeps():
-    return SleepRecorder()
 
 
 @pytest.fixture

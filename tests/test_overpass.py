@@ -7,6 +7,8 @@ import socket
 from pathlib import Path
 
 import pytest
+
+from conftest import SleepRecorder
 from shapely.geometry import Point, Polygon
 
 from geofidelity_plugin.core.errors import Cancelled, InputError, RemoteServiceError
@@ -33,23 +35,6 @@ BAD_QUERY_PAGE = b"""<?xml version="1.0" encoding="UTF-8"?>
 """
 
 
-class SleepRecorder:
-    """Stands in for ``time.sleep``: remembers every requested wait, waits for none."""
-
-    def __init__(self):
-        self.calls: list[float] = []
-
-    def __call__(self, seconds: float) -> None:
-        self.calls.append(seconds)
-
-    @property
-    def total(self) -> float:
-        return sum(self.calls)
-
-
-@pytest.fixture
-def sleeps():
-    return SleepRecorder()
 
 
 def make_client(httpserver, sleeps, **kwargs) -> OverpassClient:

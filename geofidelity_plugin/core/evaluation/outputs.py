@@ -4,10 +4,10 @@ and condition; the tables as CSV and Markdown; the failed-image list; the run ma
 Every file is written atomically."""
 from __future__ import annotations
 
-import numbers
 from pathlib import Path
 
 from .. import atomic
+from ..gpkg import field_type, field_value
 from .. import manifest as manifest_mod
 from .tables import to_csv, tables_markdown
 
@@ -17,20 +17,6 @@ SEGMENT_FIELDS = ("cos_sim", "top1", "reciprocal_rank", "chance_adjusted_top1", 
                   "margin_nearest_same_city", "margin_same_city_other_neighbourhood",
                   "margin_same_driving_side_other_city", "margin_random_other_city", "margin_same_neighbourhood",
                   "gallery_size", "mmd2", "dcsf", "gads", "n_generated", "n_reference")
-
-
-def _fiona_type(values) -> str:
-    """The GeoPackage field type of a column (numpy scalars count as numbers)."""
-    present = [v for v in values if v is not None]
-    if all(isinstance(v, (bool, numbers.Integral)) for v in present):
-        return "int"
-    if all(isinstance(v, numbers.Real) for v in present):
-        return "float"
-    return "str"
-
-
-def _clean(value):
-    return int(value) if isinstance(value, bool) else value
 
 
 def write_gpkg(path: Path, rows: list[dict], segments: list[dict], model: str | None, condition: str | None,
@@ -43,10 +29,10 @@ def write_gpkg(path: Path, rows: list[dict], segments: list[dict], model: str | 
 
     with atomic.atomic_path(path, suffix=".gpkg") as tmp:
         keys = list(dict.fromkeys(k for r in rows for k in r))
-        schema = {"geometry": "None", "properties": {k: _fiona_type([r.get(k) for r in rows]) for k in keys}}
+        schema = {"geometry": "None", "properties": {k: field_type([r.get(k) for r in rows]) for k in keys}}
         with fiona.open(tmp, "w", driver="GPKG", layer=PANEL_TABLE, schema=schema) as dst:
             for r in rows:
-                dst.write({"geometry": None, "properties": {k: _clean(r.get(k)) for k in keys}})
+                dst.write({"geometry": None, "properties": {k: field_value(r.get(k)) for k in keys}})
         if model and condition:
             chosen = {r["segment_id"]: r for r in rows if r["model"] == model and r["condition"] == condition}
             geoms = {s["segment_id"]: (wkt.loads(s["geometry_wkt"]) if s.get("geometry_wkt")

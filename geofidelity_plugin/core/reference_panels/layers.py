@@ -2,35 +2,17 @@
 per-segment coverage lines, and the coverage gaps (PROTOCOL §2; written atomically)."""
 from __future__ import annotations
 
-import numbers
 from pathlib import Path
 
 from shapely import wkt
 from shapely.geometry import Point, mapping
 
 from .. import atomic
+from ..gpkg import field_type, field_value
 from .coverage import SegmentCoverage
 
 IMAGES_LAYER, COVERAGE_LAYER, GAPS_LAYER = "reference_images", "coverage", "coverage_gaps"
 _SKIP = {"record", "measures", "abs_path", "record_json", "measures_json"}
-
-
-def _ftype(values) -> str:
-    """The GeoPackage field type of a column (numpy scalars count as numbers)."""
-    present = [v for v in values if v is not None]
-    if all(isinstance(v, (bool, numbers.Integral)) for v in present):
-        return "int"
-    if all(isinstance(v, numbers.Real) for v in present):
-        return "float"
-    return "str"
-
-
-def _value(v):
-    if isinstance(v, bool):
-        return int(v)
-    if isinstance(v, (dict, list, tuple)):
-        return str(v)
-    return v
 
 
 def write_images_gpkg(path: str | Path, candidates: list[dict]) -> Path:
@@ -50,12 +32,12 @@ def write_images_gpkg(path: str | Path, candidates: list[dict]) -> Path:
                 row[key] = value
         rows.append(row)
     keys = list(dict.fromkeys(k for r in rows for k in r if k not in ("lon", "lat")))
-    schema = {"geometry": "Point", "properties": {k: _ftype([r.get(k) for r in rows]) for k in keys}}
+    schema = {"geometry": "Point", "properties": {k: field_type([r.get(k) for r in rows]) for k in keys}}
     with atomic.atomic_path(path, suffix=".gpkg") as tmp:
         with fiona.open(tmp, "w", driver="GPKG", layer=IMAGES_LAYER, crs=CRS.from_epsg(4326), schema=schema) as dst:
             for r in rows:
                 dst.write({"geometry": mapping(Point(r["lon"], r["lat"])),
-                           "properties": {k: _value(r.get(k)) for k in keys}})
+                           "properties": {k: field_value(r.get(k)) for k in keys}})
     return Path(path)
 
 
@@ -66,7 +48,7 @@ def write_coverage_gpkg(path: str | Path, coverage: list[SegmentCoverage], segme
 
     lines = {s["segment_id"]: s for s in segments}
     attrs = [c.attributes() for c in coverage]
-    props = {"street_name": "str", "city": "str", **{k: _ftype([a[k] for a in attrs]) if attrs else "str"
+    props = {"street_name": "str", "city": "str", **{k: field_type([a[k] for a in attrs]) if attrs else "str"
                                                      for k in (attrs[0] if attrs else {})}}
     with atomic.atomic_path(path, suffix=".gpkg") as tmp:
         with fiona.open(tmp, "w", driver="GPKG", layer=COVERAGE_LAYER, crs=CRS.from_epsg(4326),
