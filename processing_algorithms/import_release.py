@@ -1,7 +1,7 @@
 """``geofidelity:import_release`` — load the published GeoFidelity-Bench release layout."""
 from __future__ import annotations
 
-from qgis.core import (QgsProcessingAlgorithm, QgsProcessingOutputFile, QgsProcessingOutputNumber,
+from qgis.core import (QgsProcessingAlgorithm, QgsProcessingOutputNumber,
                        QgsProcessingParameterFile, QgsProcessingParameterFileDestination,
                        QgsProcessingParameterNumber)
 

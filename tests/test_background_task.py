@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 
 from qgis.core import (QgsApplication, QgsProcessingAlgRunnerTask, QgsProcessingContext,
-                       QgsProcessingFeedback, QgsTask)
+                       QgsProcessingFeedback)
 from qgis.PyQt.QtCore import QCoreApplication, QTimer
 
 from test_release import make_release

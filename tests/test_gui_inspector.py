@@ -3,7 +3,7 @@ with that segment's thumbnails and scores; audit clicks persist after the projec
 from __future__ import annotations
 
 import pytest
-from qgis.core import QgsPointXY, QgsProject, QgsVectorLayer
+from qgis.core import QgsProject, QgsVectorLayer
 from qgis.gui import QgsMapMouseEvent
 from qgis.PyQt.QtCore import QCoreApplication, QEvent, QPoint, Qt
 

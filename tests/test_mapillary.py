@@ -4,7 +4,6 @@ real Graph API v4 format (``tests/mapillary_server.py``), including its refusals
 from __future__ import annotations
 
 import hashlib
-import io
 import logging
 import os
 import signal

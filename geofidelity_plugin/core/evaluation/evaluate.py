@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import logging
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
 
 import numpy as np
 

@@ -120,7 +120,7 @@ def _two_stage_chunk(rng: np.random.Generator, size: int, members: list[np.ndarr
     its slot means are formed city by city and summed into their resamples with ``reduceat``
     (a city's slots come ordered by resample).
     """
-    n_cities, (n_units, k) = len(members), filled.shape
+    n_cities, n_units = len(members), filled.shape[0]
     city_size = np.zeros(n_units)
     for units in members:
         city_size[units] = len(units)

@@ -30,10 +30,9 @@ import logging
 import math
 import numbers
 import zlib
-from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Mapping, Optional
+from typing import Mapping, Optional
 
 import numpy as np
 from shapely.geometry import Point
@@ -45,24 +44,17 @@ from ..evaluation.semantics import ATTRIBUTES, DEFAULT_MODEL as DEFAULT_VISTAS_M
 from ..progress import NullProgress, Progress, SubProgress, check_cancel
 from ..selection.geodesy import LocalFrame
 from . import dedup, quality
+from .outcomes import MEASURES, TIER_NAMES, CurationResult, CurationRow  # noqa: F401 (public here too)
 from .solar import solar_elevation
 from .urban import (DEFAULT_SIGLIP_MODEL, DISTRACTOR_PROMPTS, STREET_PROMPT, TierUnavailable,
                     UrbanSceneScorer)
 
 log = logging.getLogger("geofidelity")
 
-TIER_NAMES = {1: "buffer", 2: "not_panoramic", 3: "daytime", 4: "siglip_urban",
-              5: "vistas_ratios", 6: "quality", 7: "duplicates", 8: "manual_audit"}
 OVERRIDABLE_TIERS = (4, 5, 6, 7)
 #: Default PROTOCOL §2 filter 5 rules: "a+b" sums attributes; (min, max), None = open.
 DEFAULT_VISTAS_RATIOS = {"sky": (0.01, 0.55), "road+sidewalk": (0.05, None),
                          "building": (0.03, None), "vehicle": (None, 0.30)}
-MEASURES = ("buffer_distance_m", "is_pano", "camera_type", "solar_elevation_deg",
-            "siglip_p_street", "siglip_top1", *[f"ratio_{a}" for a in ATTRIBUTES],
-            "laplacian_var", "luma", "colourfulness", "aspect", "phash", "dup_cluster",
-            "dup_hamming", "sequence_gap_m")
-
-
 @dataclass
 class CurationOptions:
     """Every PROTOCOL §2 curation threshold (each an option; defaults per the protocol)."""
@@ -105,54 +97,6 @@ class CurationOptions:
                                  f"of {list(ATTRIBUTES)} joined by '+'")
         if self.cap_per_segment is not None and self.cap_per_segment < 1:
             raise InputError(f"cap_per_segment must be ≥ 1 or None, not {self.cap_per_segment}")
-
-
-@dataclass
-class CurationRow:
-    """One image × segment: its outcome, the status of every tier reached, and measures."""
-
-    image_id: str
-    segment_id: Any
-    sequence: Optional[str]
-    captured_at_ms: Optional[int]
-    lon: Optional[float]
-    lat: Optional[float]
-    audit: Optional[str] = None
-    status: str = "kept"
-    tier: Optional[int] = None
-    reason: str = ""
-    tiers: dict = field(default_factory=dict)
-    measures: dict = field(default_factory=dict)
-
-    def as_dict(self) -> dict:
-        """Flat record with a fixed set of columns (for a CSV or a layer)."""
-        out = {k: getattr(self, k) for k in ("image_id", "segment_id", "sequence",
-                                             "captured_at_ms", "lon", "lat", "status", "tier")}
-        out["tier_name"] = TIER_NAMES.get(self.tier) if self.tier else None
-        out.update(reason=self.reason, audit=self.audit)
-        out.update({f"tier{k}_{n}": self.tiers.get(k) for k, n in TIER_NAMES.items()})
-        out.update({m: self.measures.get(m) for m in MEASURES})
-        return out
-
-
-@dataclass
-class CurationResult:
-    """Every row, the notes (skipped tiers), the options used and the models' descriptions."""
-
-    rows: list
-    notes: list
-    options: dict
-    tier_state: dict  # tier number -> 'ran' | 'skipped'
-    models: dict = field(default_factory=dict)
-
-    def kept(self, segment_id=None) -> list:
-        return [r.image_id for r in self.rows if r.status == "kept"
-                and (segment_id is None or r.segment_id == segment_id)]
-
-    def counts(self) -> dict:
-        """Number of rows per outcome: 'kept', 'capped', 'tier1' … 'tier8'."""
-        return dict(Counter(f"tier{r.tier}" if r.status == "rejected" else r.status
-                            for r in self.rows))
 
 
 def _get(record, name, default=None):  # records are objects (ImageRecord) or plain dicts
