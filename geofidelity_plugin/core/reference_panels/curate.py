@@ -81,6 +81,7 @@ class CurationOptions:
     seed: int = 0
     batch_size: int = 8
     device: Optional[str] = None
+    use_cache: bool = True  # share the evaluation engine's feature cache for tiers 4 and 5
 
     def quality_thresholds(self) -> quality.QualityThresholds:
         return quality.QualityThresholds(self.laplacian_var_min, self.luma_min, self.luma_max,
@@ -211,12 +212,23 @@ def _model_or_skip(run: _Run, tier: int, given, model_id, load):
         return None
 
 
+def _shared_cache(options):
+    """The evaluation engine's on-disk cache (model outputs keyed by image content + model +
+    settings), so re-curation after an audit and the later GADS step reuse the model tiers."""
+    if not options.use_cache:
+        return None
+    from ..evaluation.feature_cache import FeatureCache
+
+    return FeatureCache()
+
+
 def _urban_tier(run: _Run, scorer, progress: Progress) -> Optional[dict]:
     """Tier 4: SigLIP street prompt top-1 with p ≥ threshold (:mod:`.urban`)."""
     def load():
         o = run.opt
         return UrbanSceneScorer(o.siglip_model, o.siglip_street_prompt, o.siglip_distractor_prompts,
-                                o.siglip_threshold, device=o.device, batch_size=o.batch_size)
+                                o.siglip_threshold, device=o.device, batch_size=o.batch_size,
+                                cache=_shared_cache(o))
 
     scorer = _model_or_skip(run, 4, scorer, run.opt.siglip_model, load)
     if scorer is None:
@@ -250,7 +262,8 @@ def _ratio_tier(run: _Run, model, progress: Progress) -> Optional[dict]:
     """Tier 5: Mapillary-Vistas attribute ratios (PROTOCOL §5 model) against the rules."""
     def load():
         return SemanticRatioModel(run.opt.vistas_model, device=run.opt.device,
-                                  exclude_recording_car=run.opt.vistas_exclude_recording_car)
+                                  exclude_recording_car=run.opt.vistas_exclude_recording_car,
+                                  cache=_shared_cache(run.opt))
 
     model = _model_or_skip(run, 5, model, run.opt.vistas_model, load)
     if model is None:
