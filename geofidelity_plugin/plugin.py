@@ -25,8 +25,9 @@ class GeoFidelityPlugin:
         from qgis.core import QgsApplication
 
         add_dependency_paths()
-        self.provider = load_provider_class()()
-        QgsApplication.processingRegistry().addProvider(self.provider)
+        provider = load_provider_class()()
+        # keep (and later remove) only a provider this plugin registered itself
+        self.provider = provider if QgsApplication.processingRegistry().addProvider(provider) else None
 
     def initGui(self):  # noqa: N802
         self.initProcessing()
@@ -65,9 +66,18 @@ class GeoFidelityPlugin:
     def unload(self):
         from qgis.core import QgsApplication
 
+        tool = getattr(self, "tool", None)
+        if tool is not None:  # the map tool points at the action: let go of both, in order
+            canvas = self.iface.mapCanvas()
+            if canvas.mapTool() is tool:
+                canvas.unsetMapTool(tool)
+            tool.setAction(None)
+            self.tool = None
         if getattr(self, "action", None) is not None:
             self.iface.removeToolBarIcon(self.action)
             self.iface.removePluginMenu("GeoFidelity", self.action)
+            self.action.deleteLater()
+            self.action = None
         if getattr(self, "dock", None) is not None:
             self.iface.removeDockWidget(self.dock)
             self.dock.deleteLater()

@@ -96,7 +96,7 @@ def test_audit_persists_after_project_reload(qgis_app, qgis_canvas, evaluated, t
     _click(qgis_canvas, tool, layer, "fi-alpha-0")
     dock.references.item(0).setSelected(True)
     dock.references.item(2).setSelected(True)
-    assert dock.set_audit("reject") == 2
+    dock.reject_button.click()  # the audit click, as a person does it
     project_file = tmp_path / "inspect.qgz"
     assert QgsProject.instance().write(str(project_file))
     QgsProject.instance().clear()
@@ -114,3 +114,25 @@ def test_audit_persists_after_project_reload(qgis_app, qgis_canvas, evaluated, t
         kept = s.reference_panels()["fi-alpha-0"]
     assert len(kept) == 8  # the evaluation will leave the two rejected images out
     QgsProject.instance().clear()
+
+
+def test_plugin_toolbar_action_opens_the_inspector(qgis_app, qgis_iface, qgis_canvas):
+    """classFactory → initGui: the toolbar action shows the dock and makes the map tool current."""
+    import geofidelity_plugin
+
+    plugin = geofidelity_plugin.classFactory(qgis_iface)
+    plugin.initGui()
+    try:
+        from qgis.core import QgsApplication
+
+        assert QgsApplication.processingRegistry().providerById("geofidelity") is not None
+        plugin.action.setChecked(True)
+        assert plugin.dock is not None and not plugin.dock.isHidden()  # shown (its window is offscreen)
+        assert qgis_iface.mapCanvas().mapTool() is plugin.tool
+        plugin.action.setChecked(False)
+        assert qgis_iface.mapCanvas().mapTool() is not plugin.tool
+    finally:
+        plugin.unload()
+    from geofidelity_plugin.qgis_env import register_provider
+
+    register_provider()  # other tests of this session use the provider
