@@ -150,6 +150,35 @@ def cmd_coverage(args) -> int:
     return 0
 
 
+def cmd_generate(args) -> int:
+    from .core.evaluation.store import BenchmarkStore
+    from .core.generation.workflow import generate_store
+
+    custom = None
+    if args.custom_folder:
+        custom = {"folder": args.custom_folder, "steps": args.steps, "guidance": args.guidance,
+                  "dtype": args.dtype, "resolution": args.resolution}
+    templates = json.loads(args.templates) if args.templates else None
+    progress = TqdmProgress(f"generate {args.generator}", args.quiet)
+    try:
+        with BenchmarkStore(args.store, create=False) as store:
+            result, skipped = generate_store(store, args.generator, args.samples, args.seed, args.shared_noise,
+                                             args.conditions, templates, custom, args.device, args.out, progress)
+    finally:
+        progress.close()
+    print(f"{result.generated} images generated, {result.skipped_existing} kept from earlier runs, "
+          f"{len(skipped)} prompts skipped")
+    return 0
+
+
+def cmd_import_generated(args) -> int:
+    from .core.generation.workflow import import_folder_into
+
+    result = import_folder_into(args.store, args.folder, args.model)
+    print(f"{result.images} images imported for {', '.join(result.models)}")
+    return 0
+
+
 def cmd_build_galleries(args) -> int:
     from .core.evaluation.workflow import build_store_galleries
 
@@ -264,6 +293,34 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", required=True, help="coverage GeoPackage (layers coverage, coverage_gaps)")
     p.add_argument("--radius", type=float, default=30.0)
     p.set_defaults(func=cmd_coverage)
+
+    from .core.generation.prompts import CONDITIONS
+    p = sub.add_parser("generate", help="3a · prompts (L0/L1/L2 + controls) and panels with a diffusers generator",
+                       description="Generators: sdxl-base-1.0, sd3.5-large, flux.1-dev, flux.1-schnell, "
+                                   "pixart-sigma-xl-1024, hunyuandit-v1.2 (or a hub id), or a local folder with "
+                                   "--custom-folder and a name of your choice.")
+    p.add_argument("--store", required=True)
+    p.add_argument("--generator", required=True, help="registered name / hub id, or the name of a custom folder")
+    p.add_argument("--custom-folder", help="a diffusers folder (model_index.json); give --steps/--guidance/--dtype")
+    p.add_argument("--steps", type=int, default=30)
+    p.add_argument("--guidance", type=float, default=5.0)
+    p.add_argument("--dtype", default="fp16")
+    p.add_argument("--resolution", type=int, default=1024)
+    p.add_argument("--samples", type=int, default=4, help="images per panel (default %(default)s)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--shared-noise", action="store_true", help="the same seed across conditions (causal deltas)")
+    p.add_argument("--conditions", nargs="+", default=list(CONDITIONS), choices=list(CONDITIONS))
+    p.add_argument("--templates", help="JSON object with L0, L1, L2 and/or suffix templates")
+    p.add_argument("--device", help="cpu, cuda, … (default: CUDA when present)")
+    p.add_argument("--out", help="generations folder (default: <store folder>/generations)")
+    p.add_argument("-q", "--quiet", action="store_true")
+    p.set_defaults(func=cmd_generate)
+
+    p = sub.add_parser("import-generated", help="3b · record a folder of images made by a generator outside the tool")
+    p.add_argument("--store", required=True)
+    p.add_argument("--folder", required=True, help="{condition}/{segment_id}/{sample}.jpg (or {model}/… )")
+    p.add_argument("--model", help="model name (default: the folder's first level)")
+    p.set_defaults(func=cmd_import_generated)
 
     p = sub.add_parser("build-galleries", help="3 · hard-negative retrieval galleries (PROTOCOL §3)")
     p.add_argument("--store", required=True, help="benchmark store (.sqlite), created if missing")

@@ -7,6 +7,7 @@ from .build_galleries import BuildGalleriesAlgorithm
 from .coverage_audit import CoverageAuditAlgorithm
 from .curate_panels import CuratePanelsAlgorithm
 from .fetch_mapillary import FetchMapillaryAlgorithm
+from .generate_panels import GeneratePanelsAlgorithm, ImportGeneratedAlgorithm
 from .evaluate import EvaluateAlgorithm
 from .import_release import ImportReleaseAlgorithm
 from .report import ReportAlgorithm
@@ -16,7 +17,8 @@ from .select_segments import SelectSegmentsAlgorithm
 class GeoFidelityProvider(QgsProcessingProvider):
     def loadAlgorithms(self):  # noqa: N802
         for alg in (SelectSegmentsAlgorithm(), FetchMapillaryAlgorithm(), CuratePanelsAlgorithm(),
-                    CoverageAuditAlgorithm(), BuildGalleriesAlgorithm(), ImportReleaseAlgorithm(),
+                    CoverageAuditAlgorithm(), GeneratePanelsAlgorithm(), ImportGeneratedAlgorithm(),
+                    BuildGalleriesAlgorithm(), ImportReleaseAlgorithm(),
                     EvaluateAlgorithm(), ReportAlgorithm()):
             self.addAlgorithm(alg)
 

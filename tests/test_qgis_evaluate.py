@@ -79,3 +79,33 @@ def test_alternative_score_styles(qgis_provider, tmp_path):
         width = symbol.symbolLayer(0).dataDefinedProperties().property(QgsSymbolLayer.PropertyStrokeWidth)
         assert width.isActive() and "n_reference" in width.expressionString()
         assert layer.labelsEnabled()
+
+
+def test_generate_then_evaluate(qgis_provider, tmp_path):
+    """Stage 3 in QGIS: a tiny Stable Diffusion (custom folder, loaded through the real code)
+    generates panels for the release's segments; a re-run resumes; evaluate scores them."""
+    import processing
+
+    from tiny_models import make_tiny_sd
+
+    root = make_release(tmp_path / "release")
+    store = tmp_path / "store.sqlite"
+    processing.run("geofidelity:import_release", {"RELEASE_ROOT": str(root), "STORE": str(store)})
+    sd = make_tiny_sd(tmp_path / "tiny-sd")
+    params = {"STORE": str(store), "GENERATOR": 6, "CUSTOM_FOLDER": str(sd), "CUSTOM_NAME": "tiny-sd",
+              "CONDITIONS": [0, 1, 3], "SAMPLES": 2, "STEPS": 2, "RESOLUTION": 32, "GUIDANCE": 5.0}
+    first = processing.run("geofidelity:generate_panels", params)
+    # L0 and L1 for the 4 blocks, the wrong-street control for the 3 Helsinki ones (London is alone)
+    assert first["GENERATED"] == (4 + 4 + 3) * 2
+    again = processing.run("geofidelity:generate_panels", params)
+    assert again["GENERATED"] == 0 and again["KEPT"] == first["GENERATED"]
+    from geofidelity_plugin.core.evaluation.store import BenchmarkStore
+
+    with BenchmarkStore(store, create=False) as s:
+        panels = {k: v for k, v in s.generated_panels().items() if k[0] == "tiny-sd"}
+    assert panels and all(len(v) == 2 and all(g["seed"] is not None for g in v) for v in panels.values())
+    model = make_tiny_dinov2(tmp_path / "dinov2")
+    result = processing.run("geofidelity:evaluate", {"STORE": str(store), "FEATURE_MODEL": str(model),
+                                                     "MODEL": "tiny-sd", "CONDITION": "L1", "BOOTSTRAP": 100,
+                                                     "OUTPUT_FOLDER": str(tmp_path / "eval")})
+    assert result["PANELS"] >= len(panels)

@@ -58,3 +58,43 @@ def make_tiny_mask2former(folder, id2label: dict[int, str], seed: int = 0) -> Pa
     Mask2FormerImageProcessorPil(size={"shortest_edge": 64, "longest_edge": 128},
                                  num_labels=len(id2label)).save_pretrained(folder)
     return folder
+
+
+def _byte_symbols() -> list[str]:
+    """The 256 byte symbols of byte-level BPE (printable bytes map to themselves)."""
+    kept = [*range(ord("!"), ord("~") + 1), *range(ord("¡"), ord("¬") + 1), *range(ord("®"), ord("ÿ") + 1)]
+    extra = [b for b in range(256) if b not in kept]
+    return [chr(b) for b in kept] + [chr(256 + i) for i in range(len(extra))]
+
+
+def make_tiny_sd(folder) -> Path:
+    """The diffusers test-suite dummy Stable Diffusion (tiny UNet, VAE and CLIP text encoder),
+    randomly initialised, saved as a diffusers folder (ENVIRONMENT.md "Models with no hub")."""
+    import torch
+    from diffusers import AutoencoderKL, DDIMScheduler, StableDiffusionPipeline, UNet2DConditionModel
+    from transformers import CLIPTextConfig, CLIPTextModel, CLIPTokenizer
+
+    torch.manual_seed(0)
+    unet = UNet2DConditionModel(block_out_channels=(4, 8), layers_per_block=1, sample_size=32, in_channels=4,
+                                out_channels=4, down_block_types=("DownBlock2D", "CrossAttnDownBlock2D"),
+                                up_block_types=("CrossAttnUpBlock2D", "UpBlock2D"), cross_attention_dim=32,
+                                norm_num_groups=2)
+    vae = AutoencoderKL(block_out_channels=[4, 8], in_channels=3, out_channels=3,
+                        down_block_types=["DownEncoderBlock2D"] * 2, up_block_types=["UpDecoderBlock2D"] * 2,
+                        latent_channels=4, norm_num_groups=2)
+    text_encoder = CLIPTextModel(CLIPTextConfig(
+        bos_token_id=0, eos_token_id=1, pad_token_id=1, hidden_size=32, intermediate_size=64,
+        num_attention_heads=4, num_hidden_layers=2, vocab_size=600, max_position_embeddings=77))
+    # transformers 5: CLIPTokenizer(vocab_file=…) ignores the file; give the vocabulary itself
+    vocab = {"<|startoftext|>": 0, "<|endoftext|>": 1}
+    for suffix in ("", "</w>"):
+        vocab.update({s + suffix: len(vocab) + i for i, s in enumerate(_byte_symbols())})
+    tokenizer = CLIPTokenizer(vocab=vocab, merges=[], model_max_length=77)
+    scheduler = DDIMScheduler(beta_start=0.00085, beta_end=0.012, beta_schedule="scaled_linear",
+                              clip_sample=False, set_alpha_to_one=False, steps_offset=1)
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    StableDiffusionPipeline(vae=vae, text_encoder=text_encoder, tokenizer=tokenizer, unet=unet,
+                            scheduler=scheduler, safety_checker=None, feature_extractor=None,
+                            requires_safety_checker=False).save_pretrained(folder, safe_serialization=True)
+    return folder

@@ -1,0 +1,1 @@
+"""Stage 3 — generated panels (PROTOCOL §4)."""

@@ -1,0 +1,130 @@
+"""The text-to-image generators of the benchmark (PROTOCOL §4 Generators).
+
+Six diffusers checkpoints with the paper's sampling settings, generated at 1024² by default,
+plus "custom" entries: a local diffusers folder with settings the user states explicitly (no
+defaults are guessed for a model we know nothing about). Each entry records what a run must
+write into its metadata: id, revision, steps, guidance, resolution and dtype.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from ..errors import InputError
+
+DTYPES = ("fp32", "fp16", "bf16")
+_DTYPE_ALIASES = {"float32": "fp32", "float16": "fp16", "half": "fp16", "bfloat16": "bf16"}
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+-]*$")
+
+
+@dataclass(frozen=True)
+class GeneratorSpec:
+    """One generator: ``name`` is its folder under the generations root and its ``model`` value
+    in the benchmark store; ``model_id`` a hub id or a local diffusers folder."""
+
+    name: str
+    label: str
+    model_id: str
+    steps: int
+    guidance: float
+    dtype: str
+    resolution: int = 1024
+    licence: str = ""
+    gated: bool = False
+    revision: str | None = None
+    custom: bool = False
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+_GATED = ("gated on the hub: accept the licence on the model page and log in with a token "
+          "(huggingface-cli login) before the first download")
+
+GENERATORS: dict[str, GeneratorSpec] = {spec.name: spec for spec in (
+    GeneratorSpec("sdxl-base-1.0", "SDXL base 1.0", "stabilityai/stable-diffusion-xl-base-1.0",
+                  30, 5.0, "fp16", licence="CreativeML Open RAIL++-M"),
+    GeneratorSpec("sd3.5-large", "SD 3.5 Large", "stabilityai/stable-diffusion-3.5-large",
+                  28, 3.5, "bf16", licence=f"Stability AI Community License; {_GATED}", gated=True),
+    GeneratorSpec("flux.1-dev", "FLUX.1-dev", "black-forest-labs/FLUX.1-dev",
+                  28, 3.5, "bf16", licence=f"FLUX.1 [dev] Non-Commercial License; {_GATED}", gated=True),
+    GeneratorSpec("flux.1-schnell", "FLUX.1-schnell", "black-forest-labs/FLUX.1-schnell",
+                  4, 0.0, "bf16", licence="Apache-2.0"),
+    GeneratorSpec("pixart-sigma-xl-1024", "PixArt-Σ XL 1024", "PixArt-alpha/PixArt-Sigma-XL-2-1024-MS",
+                  20, 4.5, "fp16", licence="CreativeML Open RAIL++-M"),
+    GeneratorSpec("hunyuandit-v1.2", "HunyuanDiT (Diffusers)", "Tencent-Hunyuan/HunyuanDiT-v1.2-Diffusers",
+                  50, 5.0, "fp16", licence="Tencent Hunyuan Community License"),
+)}
+
+
+def generator_spec(name: str) -> GeneratorSpec:
+    """The registered generator ``name`` (a registry key, or its hub id)."""
+    if name in GENERATORS:
+        return GENERATORS[name]
+    for spec in GENERATORS.values():
+        if spec.model_id == name:
+            return spec
+    raise InputError(f"unknown generator {name!r}; known: {', '.join(GENERATORS)} — or add a local "
+                     "diffusers folder as a custom generator with its steps, guidance and dtype")
+
+
+def custom_generator(name: str, folder: str | Path, steps: int, guidance: float, dtype: str,
+                     resolution: int = 1024, label: str | None = None, licence: str = "") -> GeneratorSpec:
+    """A generator from a local diffusers folder (``model_index.json`` + component folders);
+    steps, guidance and dtype must be given, since no default fits an unknown model."""
+    check_name(name)
+    if name in GENERATORS:
+        raise InputError(f"generator name {name!r} belongs to a registered model; choose another name "
+                         "for a custom folder")
+    path = Path(folder).expanduser()
+    if not path.is_dir():
+        raise InputError(f"custom generator folder {path} not found")
+    if not (path / "model_index.json").is_file():
+        raise InputError(f"custom generator folder {path} has no model_index.json; give a folder "
+                         "written by a diffusers pipeline's save_pretrained")
+    steps, guidance, resolution, dtype = check_settings(steps, guidance, resolution, dtype)
+    return GeneratorSpec(name, label or name, str(path.resolve()), steps, guidance, dtype,
+                         resolution=resolution, licence=licence or "stated by the user", custom=True)
+
+
+def check_name(name: str) -> str:
+    """A generator name becomes a folder name: letters, digits, ``. _ + -`` only."""
+    if not isinstance(name, str) or not _NAME.match(name) or name in (".", ".."):
+        raise InputError(f"generator name {name!r} cannot be a folder name; use letters, digits, "
+                         "'.', '_', '+' and '-' (no slashes or spaces)")
+    return name
+
+
+def normalise_dtype(dtype: str) -> str:
+    key = str(dtype).strip().lower()
+    key = _DTYPE_ALIASES.get(key, key)
+    if key not in DTYPES:
+        raise InputError(f"unknown dtype {dtype!r}; use one of {', '.join(DTYPES)}")
+    return key
+
+
+def check_settings(steps, guidance, resolution, dtype) -> tuple[int, float, int, str]:
+    """Validated sampling settings: steps ≥ 1, guidance ≥ 0, resolution a positive multiple of 8."""
+    try:
+        steps_f, guidance_f, resolution_f = float(steps), float(guidance), float(resolution)
+    except (TypeError, ValueError):
+        raise InputError(f"steps, guidance and resolution must be numbers, got {steps!r}, "
+                         f"{guidance!r}, {resolution!r}") from None
+    steps_i, resolution_i = int(steps_f), int(resolution_f)
+    if steps_i != steps_f or steps_i < 1:
+        raise InputError(f"steps must be a whole number ≥ 1, not {steps!r}")
+    if not guidance_f >= 0:
+        raise InputError(f"guidance must be ≥ 0, not {guidance!r}")
+    if resolution_i != resolution_f or resolution_i < 8 or resolution_i % 8:
+        raise InputError(f"resolution must be a positive multiple of 8 pixels, not {resolution!r}")
+    return steps_i, guidance_f, resolution_i, normalise_dtype(dtype)
+
+
+def make_runner(spec: GeneratorSpec, device: str | None = None):
+    """A :class:`~.runner.GenerationRunner` for ``spec`` (torch and diffusers load only when it
+    first generates)."""
+    from .runner import GenerationRunner
+
+    return GenerationRunner(spec.model_id, spec.steps, spec.guidance, spec.resolution, spec.dtype,
+                            device=device, name=spec.name, revision=spec.revision)

@@ -1,0 +1,219 @@
+"""Import a folder of images made outside the tool as generated panels (PROTOCOL §4: "import a
+folder of images" for generators outside the tool).
+
+The folder follows the release layout (RELEASE_FORMAT.md ``generations_v3``):
+``{condition}/{segment_id}/{sample}.jpg|png`` for one model, or
+``{model}/{condition}/{segment_id}/{sample}.jpg|png`` for several. Everything is checked before
+anything is recorded, so a folder with a typo imports nothing and the error lists every
+problem at once. Seeds of imported images are unknown unless a ``prompts.csv`` sidecar
+(segment_id, condition, sample_index, prompt, seed[, model]) gives them; a missing seed is
+recorded as such, never invented.
+"""
+from __future__ import annotations
+
+import csv
+import json
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..errors import InputError
+from ..evaluation.store import BenchmarkStore, GeneratedImage
+from ..progress import Progress, check_cancel
+from .generators import check_name
+from .prompts import CONDITIONS
+
+log = logging.getLogger("geofidelity")
+
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png")
+SIDECAR = "prompts.csv"
+SIDECAR_COLUMNS = ("segment_id", "condition", "sample_index", "prompt", "seed")
+_MAX_LISTED = 12
+
+
+@dataclass
+class ImportResult:
+    images: int = 0
+    models: list[str] = field(default_factory=list)
+    with_prompt: int = 0
+    with_seed: int = 0
+    unmatched_sidecar_rows: int = 0
+
+
+def _layout_text(model_name: str | None) -> str:
+    head = "" if model_name else "{model}/"
+    return (f"expected layout: {head}{{condition}}/{{segment_id}}/{{sample}}.jpg|png, with condition one of "
+            f"{', '.join(CONDITIONS)} and sample a number (00, 01, …)")
+
+
+def import_generated_folder(folder: str | Path, store: BenchmarkStore, model_name: str | None,
+                            layout: str = "release", progress: Progress | None = None) -> ImportResult:
+    """Record the images under ``folder`` in ``store`` with origin ``imported``.
+
+    ``model_name`` names the model of a one-model folder; ``None`` reads model names from the
+    first folder level. Unknown conditions, unknown segment ids and misnamed files raise one
+    :class:`InputError` listing them, and nothing is recorded.
+    """
+    if layout != "release":
+        raise InputError(f"unknown folder layout {layout!r}; only 'release' is supported "
+                         f"({_layout_text(model_name)})")
+    root = Path(folder).expanduser()
+    if not root.is_dir():
+        raise InputError(f"folder of generated images not found: {root}")
+    known_segments = {s["segment_id"] for s in store.segments()}
+    if not known_segments:
+        raise InputError(f"the benchmark store {store.path.name} has no segments; build or import the "
+                         "segments (and reference panels) before importing generated images")
+    if model_name is not None:
+        model_roots = {check_name(model_name): root}
+    else:
+        model_roots = {p.name: p for p in sorted(root.iterdir()) if p.is_dir() and not _hidden(p)}
+        if not model_roots:
+            raise InputError(f"{root} holds no model folders; {_layout_text(None)}")
+        for name in model_roots:
+            check_name(name)
+
+    found, problems = {}, _Problems()
+    for model, model_root in model_roots.items():
+        check_cancel(progress, "reading the folder of generated images")
+        _scan_model(model, model_root, known_segments, found, problems)
+    problems.raise_if_any(root, model_name)
+    if not found:
+        raise InputError(f"no images found under {root}; {_layout_text(model_name)}")
+
+    sidecar = _read_sidecars(root, model_roots, model_name)
+    result = ImportResult(models=sorted(model_roots))
+    images, matched = [], set()
+    for (model, condition, segment_id, sample), path in sorted(found.items()):
+        extra = {}
+        for key in ((model, condition, segment_id, sample), (None, condition, segment_id, sample)):
+            if key in sidecar:
+                extra = sidecar[key]
+                matched.add(key)
+                break
+        prompt, seed = extra.get("prompt") or None, extra.get("seed")
+        result.with_prompt += prompt is not None
+        result.with_seed += seed is not None
+        meta = {"origin": "imported", "source_folder": str(root.resolve()),
+                "seed": seed if seed is not None else "missing",
+                "sidecar": SIDECAR if extra else None}
+        images.append(GeneratedImage(model=model, condition=condition, segment_id=segment_id,
+                                     sample_index=sample, image_path=str(path.resolve()), seed=seed,
+                                     prompt=prompt, prompt_meta=json.dumps(meta, sort_keys=True),
+                                     origin="imported"))
+    check_cancel(progress, "recording the imported images")
+    result.images = store.put_generated(images)
+    unmatched = [key for key in sidecar if key not in matched]
+    result.unmatched_sidecar_rows = len(unmatched)
+    if unmatched:
+        message = (f"{len(unmatched)} row(s) of {SIDECAR} match no imported image, e.g. "
+                   + ", ".join("/".join(str(p) for p in key if p is not None) for key in unmatched[:3]))
+        log.warning(message)
+        if progress is not None:
+            progress.warning(message)
+    log.info("imported %d generated images of %s from %s (%d with a seed)", result.images,
+             ", ".join(result.models), root, result.with_seed)
+    return result
+
+
+class _Problems:
+    def __init__(self):
+        self.conditions: set[str] = set()
+        self.segments: set[str] = set()
+        self.files: list[str] = []
+
+    def raise_if_any(self, root: Path, model_name: str | None) -> None:
+        parts = []
+        if self.conditions:
+            parts.append("unknown condition folder(s): " + _listing(self.conditions))
+        if self.segments:
+            parts.append("segment id(s) not in the benchmark store: " + _listing(self.segments))
+        if self.files:
+            parts.append("misplaced or misnamed file(s): " + _listing(self.files))
+        if parts:
+            raise InputError(f"cannot import {root}: " + "; ".join(parts) + f". {_layout_text(model_name)}")
+
+
+def _listing(items) -> str:
+    items = sorted(items)
+    more = f" (and {len(items) - _MAX_LISTED} more)" if len(items) > _MAX_LISTED else ""
+    return ", ".join(items[:_MAX_LISTED]) + more
+
+
+def _hidden(path: Path) -> bool:
+    return path.name.startswith((".", "__"))
+
+
+def _scan_model(model: str, model_root: Path, known_segments: set[str], found: dict,
+                problems: _Problems) -> None:
+    for cond_dir in sorted(model_root.iterdir()):
+        if _hidden(cond_dir):
+            continue
+        if not cond_dir.is_dir():
+            if cond_dir.name != SIDECAR and not cond_dir.name.endswith(".json"):
+                problems.files.append(str(cond_dir.relative_to(model_root.parent)))
+            continue
+        if cond_dir.name not in CONDITIONS:
+            problems.conditions.add(cond_dir.name)
+            continue
+        for seg_dir in sorted(cond_dir.iterdir()):
+            if _hidden(seg_dir):
+                continue
+            if not seg_dir.is_dir():
+                problems.files.append(str(seg_dir.relative_to(model_root.parent)))
+                continue
+            if seg_dir.name not in known_segments:
+                problems.segments.add(seg_dir.name)
+                continue
+            for image in sorted(seg_dir.iterdir()):
+                if _hidden(image):
+                    continue
+                sample = _sample_index(image)
+                key = (model, cond_dir.name, seg_dir.name, sample)
+                if sample is None or key in found:
+                    problems.files.append(str(image.relative_to(model_root.parent))
+                                          + (" (a second file for this sample)" if sample is not None else ""))
+                    continue
+                found[key] = image
+
+
+def _sample_index(path: Path) -> int | None:
+    if not path.is_file() or path.suffix.lower() not in IMAGE_SUFFIXES or not path.stem.isdigit():
+        return None
+    return int(path.stem)
+
+
+def _read_sidecars(root: Path, model_roots: dict[str, Path], model_name: str | None) -> dict:
+    """``(model or None, condition, segment_id, sample) → {prompt, seed}`` from every
+    ``prompts.csv`` found at the root and in each model folder."""
+    merged: dict = {}
+    places = [(None, root)] + ([] if model_name is not None else list(model_roots.items()))
+    for model, place in places:
+        path = place / SIDECAR
+        if path.is_file():
+            merged.update(_read_sidecar(path, model if model is not None else model_name))
+    return merged
+
+
+def _read_sidecar(path: Path, model: str | None) -> dict:
+    with open(path, newline="", encoding="utf-8-sig") as fh:
+        reader = csv.DictReader(fh)
+        columns = [c.strip() for c in reader.fieldnames or []]
+        missing = [c for c in ("segment_id", "condition", "sample_index") if c not in columns]
+        if missing:
+            raise InputError(f"{path} lacks column(s) {', '.join(missing)}; a {SIDECAR} sidecar has "
+                             f"columns {', '.join(SIDECAR_COLUMNS)} (and optionally model)")
+        out = {}
+        for line, raw in enumerate(reader, start=2):
+            row = {(k or "").strip(): (v or "").strip() for k, v in raw.items()}
+            try:
+                sample = int(row["sample_index"])
+                seed = None if row.get("seed", "").lower() in ("", "missing", "none", "nan") else int(row["seed"])
+            except ValueError:
+                raise InputError(f"{path} line {line}: sample_index and seed must be whole numbers "
+                                 f"(seed may be empty or 'missing'), got {row.get('sample_index')!r}, "
+                                 f"{row.get('seed')!r}") from None
+            row_model = row.get("model") or model
+            out[(row_model, row["condition"], row["segment_id"], sample)] = {
+                "prompt": row.get("prompt") or None, "seed": seed}
+        return out

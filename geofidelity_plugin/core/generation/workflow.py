@@ -1,0 +1,46 @@
+"""Stage 3 against the benchmark store: prompts for every segment, panels from one generator
+(resumable), or a folder of images made elsewhere (PROTOCOL §4)."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from ..errors import InputError
+from ..evaluation.store import BenchmarkStore
+from ..progress import NullProgress, Progress, SubProgress
+from .generators import custom_generator, generator_spec, make_runner
+from .prompts import CONDITIONS, build_prompts
+
+
+def generate_store(store: BenchmarkStore, generator: str, samples: int = 4, seed: int = 0,
+                   shared_noise: bool = False, conditions=CONDITIONS, templates: dict | None = None,
+                   custom: dict | None = None, device: str | None = None, out_dir: str | Path | None = None,
+                   progress: Progress | None = None):
+    """Generate ``samples`` images per (segment, condition) with a registered generator (its
+    registry name or hub id) or a custom local diffusers folder (``custom``: folder, steps,
+    guidance, dtype[, resolution]). Returns the runner's result and the skipped prompts."""
+    progress = progress or NullProgress()
+    segments = store.segments()
+    if not segments:
+        raise InputError(f"{store.path.name} has no segments — select segments or import a release first")
+    if custom:
+        spec = custom_generator(generator, custom["folder"], custom["steps"], custom["guidance"],
+                                custom["dtype"], custom.get("resolution", 1024))
+    else:
+        spec = generator_spec(generator)
+    prompts = build_prompts(segments, templates, seed, conditions, SubProgress(progress, 0, 5))
+    for skipped in prompts.skipped:
+        progress.warning(f"{skipped.segment_id} {skipped.condition}: no prompt ({skipped.reason})")
+    runner = make_runner(spec, device)
+    result = runner.generate(list(prompts), samples=samples, base_seed=seed, shared_noise=shared_noise,
+                             out_dir=out_dir, store=store, progress=SubProgress(progress, 5, 100))
+    store.set_meta(f"generation_spec:{spec.name}", json.loads(json.dumps(spec.to_dict(), default=str)))
+    return result, prompts.skipped
+
+
+def import_folder_into(store_path: str | Path, folder: str | Path, model_name: str | None,
+                       progress: Progress | None = None):
+    from .import_folder import import_generated_folder
+
+    with BenchmarkStore(store_path, create=False) as store:
+        return import_generated_folder(folder, store, model_name, progress=progress)
