@@ -11,6 +11,7 @@ import os
 import shutil
 from pathlib import Path
 
+from ..conditions import CONDITIONS
 from .. import atomic
 from ..errors import InputError
 from ..progress import Progress, check_cancel
@@ -24,7 +25,7 @@ BLOCKS_CSV = Path("metadata/blocks.csv")
 REFERENCE_CSV = Path("metadata/reference_images.csv")
 GENERATED_CSV = Path("metadata/generated_images.csv")
 SCORES_CSV = Path("results/per_block_scores.csv")
-LEVELS = ("L0", "L1", "L2", "C_WRONG_STREET", "C_SHUFFLED_NEIGHBORHOOD", "C_WRONG_STREET_NEIGHBORHOOD")
+LEVELS = CONDITIONS
 
 #: release ``neg_*`` field → gallery kind here
 NEG_FIELDS = {

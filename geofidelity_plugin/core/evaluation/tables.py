@@ -10,12 +10,13 @@ import csv
 
 import numpy as np
 
+from ..conditions import CONDITIONS
 from .statistics import auroc, bootstrap_mean, city_balanced_bootstrap, paired_bootstrap, spearman
 
 METRICS = ("cos_sim", "top1", "chance_adjusted_top1", "reciprocal_rank", "margin_hard", "margin_mean",
            "margin_nearest_same_city", "mmd2", "dcsf", "gads")
 DELTA_METRICS = ("cos_sim", "top1", "margin_hard")
-CONDITION_ORDER = ("L0", "L1", "L2", "C_WRONG_STREET", "C_SHUFFLED_NEIGHBORHOOD", "C_WRONG_STREET_NEIGHBORHOOD")
+CONDITION_ORDER = CONDITIONS
 #: (baseline, treatment): prompt-level deltas, then L1 minus each control
 DELTAS = (("L0", "L1"), ("L1", "L2"), ("C_WRONG_STREET", "L1"), ("C_SHUFFLED_NEIGHBORHOOD", "L1"),
           ("C_WRONG_STREET_NEIGHBORHOOD", "L1"))

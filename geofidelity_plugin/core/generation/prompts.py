@@ -23,9 +23,7 @@ from ..progress import Progress
 
 log = logging.getLogger("geofidelity")
 
-CONDITIONS = ("L0", "L1", "L2", "C_WRONG_STREET", "C_SHUFFLED_NEIGHBORHOOD", "C_WRONG_STREET_NEIGHBORHOOD")
-LEVELS = CONDITIONS[:3]
-CONTROLS = CONDITIONS[3:]
+from ..conditions import CONDITIONS, CONTROLS, LEVELS  # noqa: F401 (public here too)
 
 STYLE_SUFFIX = "Photorealistic, daytime, clear weather."
 DEFAULT_L0 = "A street-level photo taken in {city}, {country}."
