@@ -124,3 +124,25 @@ def test_bad_release(tmp_path, breakage, needle):
         manifest.write_text(json.dumps(data))
     with BenchmarkStore(tmp_path / "s.sqlite") as store, pytest.raises(InputError, match=needle):
         import_release(root, store)
+
+
+def test_manifest_that_does_not_match_the_images(tmp_path):
+    """The release lists an image that is not on disk: the import counts it, the store keeps the
+    row, and the evaluation lists it as failed while scoring the rest."""
+    from eval_fixtures import TableEmbedder
+    from geofidelity_plugin.core.evaluation.evaluate import EvaluationOptions, evaluate_store
+
+    root = make_release(tmp_path / "release")
+    missing = root / "data/raw/mapillary_v3/b002/mapillary_b0022.jpg"
+    missing.unlink()
+    with BenchmarkStore(tmp_path / "s.sqlite") as store:
+        counts = import_release(root, store)
+        assert counts["missing_files"] == 1
+        paths = [r["abs_path"] for imgs in store.reference_panels().values() for r in imgs] + \
+                [g["abs_path"] for imgs in store.generated_panels().values() for g in imgs]
+        rng = np.random.default_rng(0)
+        vectors = {p: rng.normal(size=8) for p in paths}
+        embedder = TableEmbedder(vectors, failed_paths={str(missing): "file not found"})
+        result = evaluate_store(store, embedder, EvaluationOptions(n_bootstrap=50))
+    assert result.failed_images == {str(missing): "file not found"}
+    assert any(r["segment_id"] == "b002" and not r["is_anchor"] for r in result.rows)
