@@ -69,12 +69,13 @@ class CurationOptions:
     vistas_model: Optional[str] = DEFAULT_VISTAS_MODEL  # empty/None: tier 5 skipped
     vistas_ratios: dict = field(default_factory=lambda: dict(DEFAULT_VISTAS_RATIOS))
     vistas_exclude_recording_car: bool = False
-    laplacian_var_min: float = 80.0
-    luma_min: float = 55.0
-    luma_max: float = 215.0
-    colourfulness_min: float = 14.0
-    aspect_min: float = 0.5
-    aspect_max: float = 2.2
+    # filter 6 defaults come from quality.QualityThresholds (one source for the numbers)
+    laplacian_var_min: float = quality.QualityThresholds.laplacian_var_min
+    luma_min: float = quality.QualityThresholds.luma_min
+    luma_max: float = quality.QualityThresholds.luma_max
+    colourfulness_min: float = quality.QualityThresholds.colourfulness_min
+    aspect_min: float = quality.QualityThresholds.aspect_min
+    aspect_max: float = quality.QualityThresholds.aspect_max
     phash_radius: int = 6
     thinning_m: float = 5.0
     cap_per_segment: Optional[int] = 65
