@@ -101,7 +101,7 @@ def cmd_fetch_mapillary(args) -> int:
     client = MapillaryClient(token_from_env(), base_url=args.base_url or DEFAULT_BASE_URL, max_workers=args.workers)
     progress = TqdmProgress("fetch Mapillary", args.quiet)
     try:
-        with BenchmarkStore(args.store) as store:
+        with client, BenchmarkStore(args.store) as store:
             if args.segments:
                 load_segments_gpkg(store, args.segments)
             client.cache_dir = store.root / "mapillary"

@@ -94,7 +94,7 @@ class FetchMapillaryAlgorithm(QgsProcessingAlgorithm):
                                  requests_per_second=self.parameterAsDouble(parameters, self.RATE, context))
         store_path = self.parameterAsFile(parameters, self.STORE, context)
         output = self.parameterAsFileOutput(parameters, self.OUTPUT, context)
-        with BenchmarkStore(store_path) as store:
+        with client, BenchmarkStore(store_path) as store:
             segments = self.parameterAsFile(parameters, self.SEGMENTS, context)
             if segments:
                 run_core(load_segments_gpkg, store, segments)

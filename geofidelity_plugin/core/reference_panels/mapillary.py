@@ -215,6 +215,16 @@ class MapillaryClient:
         self.session = session
         self.user_agent = USER_AGENT
 
+    def close(self) -> None:
+        """Release the pooled HTTP connections."""
+        self.session.close()
+
+    def __enter__(self) -> "MapillaryClient":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
     def __repr__(self) -> str:
         return (f"MapillaryClient(base_url={self.base_url!r}, token='***', limit={self.limit}, "
                 f"max_workers={self.max_workers}, cache_dir={self.cache_dir!r})")
