@@ -37,6 +37,7 @@ from ..manifest import __version__
 from ..progress import Progress, check_cancel
 from .thumbnails import (DownloadResult, ThumbnailFailed, download_thumbnails,
                          retry_after_seconds)
+from .throttle import TokenBucket  # noqa: F401 (public here too)
 from .tiles import Box, split_box, tiles_along
 
 log = logging.getLogger("geofidelity")
@@ -139,34 +140,6 @@ def token_from_env() -> str:
                          "https://www.mapillary.com/dashboard/developers (or, in QGIS, choose an "
                          "authentication configuration that holds it)")
     return token
-
-
-class TokenBucket:
-    """Thread-safe client-side throttle: ``rate`` requests per second, bursts up to ``burst``."""
-
-    def __init__(self, rate: float | None, burst: float | None = None,
-                 clock: Callable[[], float] = time.monotonic,
-                 sleep: Callable[[float], None] = time.sleep):
-        self.rate = float(rate) if rate else 0.0
-        self.capacity = max(1.0, float(burst if burst is not None else self.rate))
-        self._clock, self._sleep, self._lock = clock, sleep, threading.Lock()
-        self._tokens, self._stamp = self.capacity, clock()
-
-    def acquire(self, stopped: Callable[[], bool] = lambda: False) -> None:
-        if self.rate <= 0:
-            return
-        while True:
-            with self._lock:
-                now = self._clock()
-                self._tokens = min(self.capacity, self._tokens + (now - self._stamp) * self.rate)
-                self._stamp = now
-                if self._tokens >= 1.0 - 1e-9:  # tolerance: float rounding of the refill
-                    self._tokens = max(self._tokens - 1.0, 0.0)
-                    return
-                wait = (1.0 - self._tokens) / self.rate
-            if stopped():
-                raise Cancelled("cancelled by the user while throttling Mapillary requests")
-            self._sleep(min(wait, _SLICE_S))
 
 
 class MapillaryClient:
