@@ -11,7 +11,7 @@ import logging
 import sys
 from pathlib import Path
 
-from .core.errors import Cancelled, GeoFidelityError
+from .core.errors import EXIT_BUG, EXIT_CANCELLED, EXIT_ERROR, Cancelled, user_message
 
 log = logging.getLogger("geofidelity")
 
@@ -251,6 +251,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="GeoFidelity: does a text-to-image model draw the named street it was asked for? "
                     "Each command is one stage of the protocol.")
     parser.add_argument("-v", "--verbose", action="store_true", help="log debug messages")
+    parser.add_argument("--debug", action="store_true",
+                        help="show the Python traceback of a failure (also: GEOFIDELITY_DEBUG=1)")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser("select-segments", help="1 · choose named OSM road segments per city (PROTOCOL §1)",
@@ -378,16 +380,24 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run one command. Exit 0 on success, 2 for a failure the message explains (bad input, an
+    output that cannot be written, a remote service down), 130 when cancelled, 1 for a bug."""
+    import os
+
     args = build_parser().parse_args(argv)
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO, format="%(message)s")
+    debug = args.debug or os.environ.get("GEOFIDELITY_DEBUG", "") not in ("", "0")
     try:
         return args.func(args)
     except Cancelled as exc:
         print(f"cancelled: {exc}", file=sys.stderr)
-        return 130
-    except GeoFidelityError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+        return EXIT_CANCELLED
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
-        return 130
+        return EXIT_CANCELLED
+    except Exception as exc:  # noqa: BLE001 — the one place every failure becomes a message
+        if debug:
+            raise
+        message, foreseen = user_message(exc)
+        print(f"error: {message}", file=sys.stderr)
+        return EXIT_ERROR if foreseen else EXIT_BUG

@@ -4,7 +4,7 @@ from __future__ import annotations
 from qgis.core import (QgsProcessingAlgorithm, QgsProcessingOutputFile, QgsProcessingOutputNumber,
                        QgsProcessingParameterBoolean, QgsProcessingParameterFile, QgsProcessingParameterNumber)
 
-from .common import FeedbackProgress, run_core
+from .common import FeedbackProgress, run_core, user_errors
 
 
 class BuildGalleriesAlgorithm(QgsProcessingAlgorithm):
@@ -43,6 +43,7 @@ class BuildGalleriesAlgorithm(QgsProcessingAlgorithm):
         self.addOutput(QgsProcessingOutputNumber("GALLERIES", "Galleries built"))
         self.addOutput(QgsProcessingOutputFile("STORE_OUT", "Benchmark store"))
 
+    @user_errors
     def processAlgorithm(self, parameters, context, feedback):  # noqa: N802
         from geofidelity_plugin.core.evaluation.workflow import build_store_galleries
 

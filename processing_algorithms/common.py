@@ -1,6 +1,8 @@
 """Glue shared by the algorithms: progress adapter, error translation, styled loading."""
 from __future__ import annotations
 
+import functools
+import os
 from pathlib import Path
 
 from qgis.core import (QgsProcessingContext, QgsProcessingException,
@@ -31,14 +33,46 @@ class FeedbackProgress:
         return self.feedback is not None and self.feedback.isCanceled()
 
 
-def run_core(func, *args, **kwargs):
-    """Call the core; user-caused errors become ``QgsProcessingException`` with the same text."""
-    from geofidelity_plugin.core.errors import GeoFidelityError
+def _as_processing_exception(exc: BaseException) -> QgsProcessingException:
+    from geofidelity_plugin.core.errors import user_message
 
+    return QgsProcessingException(user_message(exc)[0])
+
+
+def run_core(func, *args, **kwargs):
+    """Call the core; every failure becomes a ``QgsProcessingException`` with the CLI's text."""
     try:
         return func(*args, **kwargs)
-    except GeoFidelityError as exc:
-        raise QgsProcessingException(str(exc)) from exc
+    except QgsProcessingException:
+        raise
+    except Exception as exc:  # noqa: BLE001 — translated, never a traceback in the dialog
+        if _debug():
+            raise
+        raise _as_processing_exception(exc) from None
+
+
+def _debug() -> bool:
+    return os.environ.get("GEOFIDELITY_DEBUG", "") not in ("", "0")
+
+
+def user_errors(process_algorithm):
+    """Decorate ``processAlgorithm``: one error policy for every algorithm (docs/method.md,
+    "Errors and exit codes"). Any exception, raised by the core or by the algorithm's own
+    glue, reaches the dialog, the modeler and ``qgis_process`` as a ``QgsProcessingException``
+    naming the problem and the fix; ``GEOFIDELITY_DEBUG=1`` keeps the traceback."""
+
+    @functools.wraps(process_algorithm)
+    def wrapper(self, parameters, context, feedback):
+        try:
+            return process_algorithm(self, parameters, context, feedback)
+        except QgsProcessingException:
+            raise
+        except Exception as exc:  # noqa: BLE001
+            if _debug():
+                raise
+            raise _as_processing_exception(exc) from None
+
+    return wrapper
 
 
 class StylePostProcessor(QgsProcessingLayerPostProcessorInterface):

@@ -4,7 +4,7 @@ from __future__ import annotations
 from qgis.core import (QgsProcessingAlgorithm, QgsProcessingOutputNumber, QgsProcessingParameterFile,
                        QgsProcessingParameterFileDestination, QgsProcessingParameterNumber)
 
-from .common import FeedbackProgress, load_on_completion, run_core
+from .common import FeedbackProgress, load_on_completion, run_core, user_errors
 
 
 class CoverageAuditAlgorithm(QgsProcessingAlgorithm):
@@ -37,6 +37,7 @@ class CoverageAuditAlgorithm(QgsProcessingAlgorithm):
         self.addParameter(QgsProcessingParameterFileDestination(self.OUTPUT, "Coverage", "GeoPackage (*.gpkg)"))
         self.addOutput(QgsProcessingOutputNumber("GAPS", "Uncovered stretches"))
 
+    @user_errors
     def processAlgorithm(self, parameters, context, feedback):  # noqa: N802
         from geofidelity_plugin.core.evaluation.store import BenchmarkStore
         from geofidelity_plugin.core.reference_panels.layers import write_coverage_gpkg

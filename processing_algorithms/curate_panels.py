@@ -5,7 +5,7 @@ from qgis.core import (QgsProcessingAlgorithm, QgsProcessingOutputNumber, QgsPro
                        QgsProcessingParameterFileDestination, QgsProcessingParameterNumber,
                        QgsProcessingParameterString)
 
-from .common import FeedbackProgress, advanced, load_on_completion, run_core
+from .common import FeedbackProgress, advanced, load_on_completion, run_core, user_errors
 
 
 class CuratePanelsAlgorithm(QgsProcessingAlgorithm):
@@ -63,6 +63,7 @@ class CuratePanelsAlgorithm(QgsProcessingAlgorithm):
         self.addParameter(QgsProcessingParameterFileDestination(self.OUTPUT, "Curated image points", "GeoPackage (*.gpkg)"))
         self.addOutput(QgsProcessingOutputNumber("KEPT", "Images kept"))
 
+    @user_errors
     def processAlgorithm(self, parameters, context, feedback):  # noqa: N802
         from geofidelity_plugin.core.evaluation.store import BenchmarkStore
         from geofidelity_plugin.core.manifest import build_manifest, write_manifest

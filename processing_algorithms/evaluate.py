@@ -9,7 +9,7 @@ from qgis.core import (QgsProcessingAlgorithm, QgsProcessingOutputFile, QgsProce
                        QgsProcessingParameterFolderDestination, QgsProcessingParameterNumber,
                        QgsProcessingParameterString)
 
-from .common import FeedbackProgress, advanced, load_on_completion, run_core
+from .common import FeedbackProgress, advanced, load_on_completion, run_core, user_errors
 
 MODES = ["panel", "image"]
 
@@ -81,6 +81,7 @@ class EvaluateAlgorithm(QgsProcessingAlgorithm):
         self.addOutput(QgsProcessingOutputFile("MANIFEST", "Run manifest"))
         self.addOutput(QgsProcessingOutputNumber("PANELS", "Panels scored"))
 
+    @user_errors
     def processAlgorithm(self, parameters, context, feedback):  # noqa: N802
         from geofidelity_plugin.core.evaluation.evaluate import EvaluationOptions
         from geofidelity_plugin.core.evaluation.run import run_evaluation

@@ -9,7 +9,7 @@ from qgis.core import (QgsProcessingAlgorithm, QgsProcessingException, QgsProces
                        QgsProcessingParameterFileDestination, QgsProcessingParameterNumber,
                        QgsProcessingParameterString)
 
-from .common import FeedbackProgress, advanced, load_on_completion, run_core
+from .common import FeedbackProgress, advanced, load_on_completion, run_core, user_errors
 
 
 def token_from_authcfg(authcfg: str) -> str | None:
@@ -81,6 +81,7 @@ class FetchMapillaryAlgorithm(QgsProcessingAlgorithm):
         self.addOutput(QgsProcessingOutputNumber("IMAGES", "Images found"))
         self.addOutput(QgsProcessingOutputNumber("DOWNLOADED", "Images downloaded (not from cache)"))
 
+    @user_errors
     def processAlgorithm(self, parameters, context, feedback):  # noqa: N802
         from geofidelity_plugin.core.evaluation.store import BenchmarkStore
         from geofidelity_plugin.core.evaluation.workflow import load_segments_gpkg

@@ -7,7 +7,7 @@ from qgis.core import (QgsProcessingAlgorithm, QgsProcessingException, QgsProces
                        QgsProcessingParameterBoolean, QgsProcessingParameterEnum, QgsProcessingParameterFile,
                        QgsProcessingParameterNumber, QgsProcessingParameterString)
 
-from .common import FeedbackProgress, advanced, run_core
+from .common import FeedbackProgress, advanced, run_core, user_errors
 
 
 class GeneratePanelsAlgorithm(QgsProcessingAlgorithm):
@@ -65,6 +65,7 @@ class GeneratePanelsAlgorithm(QgsProcessingAlgorithm):
         self.addOutput(QgsProcessingOutputNumber("GENERATED", "Images generated"))
         self.addOutput(QgsProcessingOutputNumber("KEPT", "Images already there (resumed)"))
 
+    @user_errors
     def processAlgorithm(self, parameters, context, feedback):  # noqa: N802
         from geofidelity_plugin.core.evaluation.store import BenchmarkStore
         from geofidelity_plugin.core.generation.workflow import generate_store
@@ -127,6 +128,7 @@ class ImportGeneratedAlgorithm(QgsProcessingAlgorithm):
                                                        optional=True))
         self.addOutput(QgsProcessingOutputNumber("IMAGES", "Images imported"))
 
+    @user_errors
     def processAlgorithm(self, parameters, context, feedback):  # noqa: N802
         from geofidelity_plugin.core.generation.workflow import import_folder_into
 

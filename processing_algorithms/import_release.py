@@ -5,7 +5,7 @@ from qgis.core import (QgsProcessingAlgorithm, QgsProcessingOutputNumber,
                        QgsProcessingParameterFile, QgsProcessingParameterFileDestination,
                        QgsProcessingParameterNumber)
 
-from .common import FeedbackProgress, run_core
+from .common import FeedbackProgress, run_core, user_errors
 
 
 class ImportReleaseAlgorithm(QgsProcessingAlgorithm):
@@ -40,6 +40,7 @@ class ImportReleaseAlgorithm(QgsProcessingAlgorithm):
         self.addOutput(QgsProcessingOutputNumber("SEGMENTS", "Segments"))
         self.addOutput(QgsProcessingOutputNumber("MISSING_FILES", "Image files missing on disk"))
 
+    @user_errors
     def processAlgorithm(self, parameters, context, feedback):  # noqa: N802
         from geofidelity_plugin.core.evaluation.workflow import import_release_into
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 from qgis.core import (QgsProcessingAlgorithm, QgsProcessingOutputHtml, QgsProcessingParameterFile,
                        QgsProcessingParameterFileDestination, QgsProcessingParameterString)
 
-from .common import run_core
+from .common import run_core, user_errors
 
 
 class ReportAlgorithm(QgsProcessingAlgorithm):
@@ -38,6 +38,7 @@ class ReportAlgorithm(QgsProcessingAlgorithm):
         self.addParameter(QgsProcessingParameterFileDestination(self.OUTPUT, "Report", "HTML (*.html)", optional=True))
         self.addOutput(QgsProcessingOutputHtml("REPORT_HTML", "Report"))
 
+    @user_errors
     def processAlgorithm(self, parameters, context, feedback):  # noqa: N802
         from geofidelity_plugin.core.report.html import write_report
 

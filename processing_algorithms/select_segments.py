@@ -12,7 +12,7 @@ from qgis.core import (QgsCoordinateReferenceSystem, QgsCoordinateTransform, Qgs
                        QgsProcessingParameterString, QgsProcessingOutputFile,
                        QgsProcessingOutputNumber, QgsWkbTypes)
 
-from .common import FeedbackProgress, load_on_completion, run_core
+from .common import FeedbackProgress, load_on_completion, run_core, user_errors
 
 SOURCES = ["OSM file (.osm, .osm.bz2, .osm.pbf)", "Overpass endpoint", "Line layer (name, highway fields)"]
 WGS84 = QgsCoordinateReferenceSystem("EPSG:4326")
@@ -174,6 +174,7 @@ class SelectSegmentsAlgorithm(QgsProcessingAlgorithm):
             road_classes=classes, include_other=self.parameterAsBool(parameters, self.INCLUDE_OTHER, context),
             neighbourhood_max_distance_m=hood if hood > 0 else None)
 
+    @user_errors
     def processAlgorithm(self, parameters, context, feedback):  # noqa: N802
         from geofidelity_plugin.core.selection.overpass import OverpassClient
         from geofidelity_plugin.core.selection.pipeline import select_segments

@@ -163,7 +163,8 @@ def test_embeddings_are_deterministic(tiny_model, good_images, tmp_path):
     threaded = FeatureExtractor(tiny_model, batch_size=2, prefetch=True, decode_workers=2)
     first = threaded.embed_paths(good_images).embeddings
     second = FeatureExtractor(tiny_model, batch_size=3, prefetch=False).embed_paths(good_images)
-    assert np.array_equal(first, second.embeddings)
+    # batches of 2 and of 3 are differently shaped GEMMs: equal to float32 rounding, not bit for bit
+    np.testing.assert_allclose(second.embeddings, first, rtol=0, atol=1e-5)
     again = make_tiny_dinov2(tmp_path / "again")
     assert (again / "model.safetensors").read_bytes() == (tiny_model / "model.safetensors").read_bytes()
     # one image embedded alone equals its row in a batch (no cross-talk between batch rows)

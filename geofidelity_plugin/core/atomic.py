@@ -6,6 +6,7 @@ POSIX) and renamed into place only once complete and flushed.
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
 import tempfile
@@ -32,11 +33,25 @@ def atomic_path(target: str | os.PathLike, suffix: str | None = None) -> Iterato
             raise OSError(f"nothing was written to the temporary file for {target}")
         _fsync(tmp_path)
         os.replace(tmp_path, target)
+    except OSError as exc:
+        if _is_write_failure(exc, tmp_path, target):
+            from .errors import OutputError, describe_os_error
+
+            raise OutputError(describe_os_error(exc, target)) from exc
+        raise
     finally:
         for leftover in (tmp_path, Path(str(tmp_path) + "-journal"), Path(str(tmp_path) + "-wal"),
                          Path(str(tmp_path) + "-shm")):
             with contextlib.suppress(FileNotFoundError):
                 leftover.unlink()
+
+
+_WRITE_ERRNOS = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EROFS)
+
+
+def _is_write_failure(exc: OSError, tmp: Path, target: Path) -> bool:
+    """A failure of this write (not, say, of reading an input inside the ``with`` block)."""
+    return exc.errno in _WRITE_ERRNOS or exc.filename in (None, str(tmp), str(target), str(target.parent))
 
 
 def _fsync(path: Path) -> None:
@@ -55,3 +70,63 @@ def write_text(target: str | os.PathLike, text: str) -> None:
 
 def write_json(target: str | os.PathLike, obj) -> None:
     write_text(target, json.dumps(obj, indent=2, sort_keys=True, ensure_ascii=False, default=str) + "\n")
+
+
+class StagedFolder:
+    """Outputs of one run, written into a hidden staging folder and published together.
+
+    ``path(name)`` gives where to write an output; on success :func:`staged_folder` removes the
+    folder's old manifest (the folder is now incomplete), moves every staged file into place, and
+    writes the new manifest *last*: a folder whose manifest is missing is incomplete and is never
+    trusted (``report`` refuses it). On failure the staging folder is deleted and the earlier
+    outputs and manifest stay exactly as they were. Other files in the folder are never touched.
+    """
+
+    def __init__(self, folder: Path, staging: Path):
+        self.folder = folder
+        self.staging = staging
+
+    def path(self, name: str) -> Path:
+        staged = self.staging / name
+        staged.parent.mkdir(parents=True, exist_ok=True)
+        return staged
+
+    def final(self, name: str) -> Path:
+        """Where ``name`` will be once published."""
+        return self.folder / name
+
+
+@contextlib.contextmanager
+def staged_folder(folder: str | os.PathLike, manifest_name: str = "manifest.json") -> Iterator[StagedFolder]:
+    """Yield a :class:`StagedFolder`; write the manifest to ``stage.path(manifest_name)``."""
+    import shutil
+
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=".geofidelity-partial-", dir=folder))
+    try:
+        stage = StagedFolder(folder, staging)
+        yield stage
+        manifest = staging / manifest_name
+        if not manifest.exists():
+            raise OSError(f"the run wrote no manifest into {staging}")
+        with contextlib.suppress(FileNotFoundError):
+            (folder / manifest_name).unlink()
+        staged = sorted(p for p in staging.rglob("*") if p.is_file() and p != manifest)
+        for path in staged:
+            _fsync(path)
+            target = folder / path.relative_to(staging)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(path, target)
+        _fsync(manifest)
+        os.replace(manifest, folder / manifest_name)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+def remove_stale_staging(folder: str | os.PathLike) -> None:
+    """Delete staging folders a killed run left behind (they are never read)."""
+    import shutil
+
+    for stale in Path(folder).glob(".geofidelity-partial-*"):
+        shutil.rmtree(stale, ignore_errors=True)

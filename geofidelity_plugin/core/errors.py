@@ -1,8 +1,15 @@
-"""Error types whose messages name the problem and the fix.
+"""Error types whose messages name the problem and the fix, and the one policy that turns any
+exception into what a user sees (docs/method.md, "Errors and exit codes").
 
-Every error a user can cause by their input is an :class:`InputError`; the Processing
-algorithms turn it into a ``QgsProcessingException`` and the CLI prints it without a traceback.
+Every error a user can cause by their input is an :class:`InputError`; an output that cannot be
+written is an :class:`OutputError`. The CLI prints :func:`user_message` without a traceback
+(exit 2; exit 1 for a bug, with ``--debug`` for the traceback) and the Processing algorithms
+raise a ``QgsProcessingException`` with the same text.
 """
+from __future__ import annotations
+
+import errno
+import sqlite3
 
 
 class GeoFidelityError(Exception):
@@ -13,9 +20,53 @@ class InputError(GeoFidelityError):
     """Bad or missing input: the message says what is wrong and how to fix it."""
 
 
+class OutputError(GeoFidelityError):
+    """An output cannot be written where it was asked for: the message names the path and the fix."""
+
+
 class RemoteServiceError(GeoFidelityError):
     """A remote API (Overpass, Mapillary) failed after every retry."""
 
 
 class Cancelled(GeoFidelityError):
     """The user cancelled the run; nothing half-written was left behind."""
+
+
+#: Exit codes of the command line.
+EXIT_OK, EXIT_BUG, EXIT_ERROR, EXIT_CANCELLED = 0, 1, 2, 130
+
+_OS_FIXES = {
+    errno.ENOSPC: "no space left on the disk — free some space or choose an output folder on another disk",
+    errno.EDQUOT: "disk quota exceeded — free some space or choose an output folder on another disk",
+    errno.EFBIG: "file size limit reached — free some space or raise the limit (ulimit -f)",
+    errno.EACCES: "permission denied — choose a folder you can write to, or fix its permissions",
+    errno.EPERM: "operation not permitted — choose a folder you can write to, or fix its permissions",
+    errno.EROFS: "read-only file system — choose an output folder on a writable disk",
+    errno.EISDIR: "this is a folder, a file was expected — give a file name",
+    errno.ENOTDIR: "a part of this path is a file, not a folder — choose another path",
+    errno.ENOENT: "no such file or folder — check the path",
+    errno.ENAMETOOLONG: "the path is too long — choose a shorter one",
+}
+
+
+def describe_os_error(exc: OSError, path=None) -> str:
+    """``<path>: <what happened> — <fix>`` for a failed read or write."""
+    where = path or exc.filename or "a file"
+    fix = _OS_FIXES.get(exc.errno) or (exc.strerror or str(exc))
+    return f"cannot use {where}: {fix}"
+
+
+def user_message(exc: BaseException) -> tuple[str, bool]:
+    """The text a user sees for ``exc`` and whether it is a foreseen failure (``False``: a bug)."""
+    if isinstance(exc, GeoFidelityError):
+        return str(exc), True
+    if isinstance(exc, OSError):
+        return describe_os_error(exc), True
+    if isinstance(exc, MemoryError):
+        return ("out of memory — lower the batch size, process fewer segments at a time, or close other "
+                "programs"), True
+    if isinstance(exc, sqlite3.DatabaseError):
+        return (f"a database file is damaged or is not a GeoFidelity file ({exc}) — check the path, or "
+                "delete the damaged cache and run again"), True
+    return (f"unexpected error ({type(exc).__name__}: {exc}). This is a bug in GeoFidelity: run the "
+            "command again with --debug for the details and report it."), False

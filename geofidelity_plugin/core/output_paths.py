@@ -1,0 +1,69 @@
+"""Check, before the long work starts, that an output can be written where the user asked.
+
+A run that fails only after an hour of model inference because the output folder is read-only,
+full, or a file is the failure users hate most; these checks make it fail in the first second
+with the path and the fix (docs/method.md, "Errors and exit codes").
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+from .errors import InputError, OutputError
+
+#: Refuse to start when the output disk has less free space than this.
+MIN_FREE_BYTES = 5 * 1024 * 1024
+
+
+def _existing_ancestor(path: Path) -> Path:
+    for parent in (path, *path.parents):
+        if parent.exists() or parent.is_symlink():
+            return parent
+    return Path(path.anchor or ".")
+
+
+def _probe_folder(folder: Path, target: Path, what: str, min_free: int) -> None:
+    """Create and delete a file in ``folder``: the only test that also works for root."""
+    if not folder.is_dir():
+        raise OutputError(f"cannot write the {what} {target}: {folder} is a file, not a folder — "
+                          "choose another location")
+    try:
+        fd, probe = tempfile.mkstemp(prefix=".geofidelity-write-test-", dir=folder)
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        from .errors import describe_os_error
+
+        raise OutputError(f"cannot write the {what} {target}: "
+                          f"{describe_os_error(exc, folder).split(': ', 1)[1]}") from None
+    with contextlib.suppress(OSError):
+        free = shutil.disk_usage(folder).free
+        if free < min_free:
+            raise OutputError(f"cannot write the {what} {target}: only {free / 1e6:.1f} MB free on the disk "
+                              f"of {folder} — free some space or choose an output folder on another disk")
+
+
+def check_output_file(path, what: str = "output file", min_free: int = MIN_FREE_BYTES) -> Path:
+    """``path`` can be created or replaced as a file; returns it as a ``Path``."""
+    if path is None or not str(path).strip():
+        raise InputError(f"no {what} was given — give a file path")
+    target = Path(path).expanduser()
+    if target.is_dir():
+        raise OutputError(f"the {what} {target} is a folder — give a file name inside it, "
+                          f"e.g. {target / ('output' + (target.suffix or ''))}")
+    _probe_folder(_existing_ancestor(target.parent), target, what, min_free)
+    return target
+
+
+def check_output_folder(path, what: str = "output folder", min_free: int = MIN_FREE_BYTES) -> Path:
+    """``path`` is (or can become) a writable folder; returns it as a ``Path``."""
+    if path is None or not str(path).strip():
+        raise InputError(f"no {what} was given — give a folder path")
+    target = Path(path).expanduser()
+    if target.exists() and not target.is_dir():
+        raise OutputError(f"the {what} {target} is a file — give a folder (it is created if missing)")
+    _probe_folder(_existing_ancestor(target), target, what, min_free)
+    return target
