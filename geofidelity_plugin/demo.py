@@ -10,6 +10,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from .core.errors import GeoFidelityError, InputError, OutputError
+from .core.output_paths import check_output_folder
+
 REPO = Path(__file__).resolve().parent.parent
 DEMO_OSM = REPO / "data" / "external" / "osm" / "Helsinki.osm.pbf"
 DEMO_OPTIONS = {"MIN_LENGTH": 300.0, "MIN_SPACING": 300.0}
@@ -35,7 +38,7 @@ def write_project(path: Path, layers: list[tuple]) -> Path:
     for uri, name, qml, *extra in layers:
         layer = QgsVectorLayer(uri, name, "ogr")
         if not layer.isValid():
-            raise RuntimeError(f"demo layer {uri} did not load")
+            raise OutputError(f"the demo layer {uri} did not load back from disk — run `make demo` again")
         layer.loadNamedStyle(str(resource("styles", qml)))
         for key, value in (extra[0] if extra else {}).items():
             layer.setCustomProperty(key, value)
@@ -43,41 +46,54 @@ def write_project(path: Path, layers: list[tuple]) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.stem}.tmp.qgz")
     if not project.write(str(tmp)):
-        raise RuntimeError(f"could not write the QGIS project {path}")
+        tmp.unlink(missing_ok=True)
+        raise OutputError(f"could not write the QGIS project {path} ({project.error() or 'no reason given'}) — "
+                          "check that the folder is writable and the disk is not full")
     tmp.replace(path)
     return path
+
+
+def _step(algorithm: str, parameters: dict, context, feedback) -> dict:
+    """Run one algorithm; its failure is the algorithm's own message (exit 2), not a traceback."""
+    import processing
+    from qgis.core import QgsProcessingException
+
+    try:
+        return processing.run(algorithm, parameters, context=context, feedback=feedback)
+    except QgsProcessingException as exc:
+        raise GeoFidelityError(f"{algorithm}: {exc}") from None
 
 
 def run_demo(out_dir: Path) -> dict[str, Path]:
     from .qgis_env import register_provider, start_qgis
 
     if not DEMO_OSM.exists():
-        raise SystemExit(f"demo data missing: {DEMO_OSM} — run `make demo` (it fetches it)")
+        raise InputError(f"demo data missing: {DEMO_OSM} — run `make demo` (it fetches it)")
+    if not DEMO_FEATURE_MODEL.joinpath("config.json").exists():
+        raise InputError(f"demo weights missing: {DEMO_FEATURE_MODEL} — run `make demo` (it converts them)")
+    out_dir = check_output_folder(out_dir, "demo output folder").resolve()
     start_qgis()
     register_provider()
-    import processing
     from qgis.core import QgsProcessingContext, QgsProcessingFeedback
 
-    out_dir = Path(out_dir).resolve()
     out_dir.mkdir(parents=True, exist_ok=True)
     context, feedback = QgsProcessingContext(), QgsProcessingFeedback()
     segments = out_dir / "segments.gpkg"
-    result = processing.run("geofidelity:select_segments", {
+    result = _step("geofidelity:select_segments", {
         "CITIES": str(_demo_cities()), "SOURCE": 0, "OSM_FILE": str(DEMO_OSM),
-        "OUTPUT": str(segments), **DEMO_OPTIONS}, context=context, feedback=feedback)
+        "OUTPUT": str(segments), **DEMO_OPTIONS}, context, feedback)
     from .demo_data import STAND_IN_NOTE, build_demo_store
 
     store = out_dir / "benchmark.sqlite"
     counts = build_demo_store(store, segments)
     feedback.pushInfo(f"demo store: {counts} — {STAND_IN_NOTE}")
-    coverage = processing.run("geofidelity:coverage_audit", {"STORE": str(store), "OUTPUT": str(out_dir / "coverage.gpkg")},
-                              context=context, feedback=feedback)
-    processing.run("geofidelity:build_galleries", {"STORE": str(store), "SEED": 0}, context=context, feedback=feedback)
-    evaluation = processing.run("geofidelity:evaluate", {
+    coverage = _step("geofidelity:coverage_audit", {"STORE": str(store), "OUTPUT": str(out_dir / "coverage.gpkg")},
+                     context, feedback)
+    _step("geofidelity:build_galleries", {"STORE": str(store), "SEED": 0}, context, feedback)
+    evaluation = _step("geofidelity:evaluate", {
         "STORE": str(store), "FEATURE_MODEL": str(DEMO_FEATURE_MODEL), "OUTPUT_FOLDER": str(out_dir / "evaluation"),
-        "MODEL": "stand-in:crops", "CONDITION": "L1"}, context=context, feedback=feedback)
-    report = processing.run("geofidelity:report", {"EVALUATION_FOLDER": str(out_dir / "evaluation")},
-                            context=context, feedback=feedback)
+        "MODEL": "stand-in:crops", "CONDITION": "L1"}, context, feedback)
+    report = _step("geofidelity:report", {"EVALUATION_FOLDER": str(out_dir / "evaluation")}, context, feedback)
     project = write_project(out_dir / "geofidelity_demo.qgz", [
         (f"{segments}|layername=segments", "GeoFidelity segments", "segments_by_class.qml"),
         (f"{coverage['OUTPUT']}|layername=coverage", "GeoFidelity coverage (STAND-IN positions)", "coverage_by_images.qml"),

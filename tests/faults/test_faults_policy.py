@@ -192,3 +192,23 @@ def test_file_size_limit_makes_writes_fail(tmp_path):
 def test_cli_help_mentions_debug():
     out = run_cli("--help")
     assert out.returncode == 0 and "--debug" in out.stdout
+
+
+def test_demo_output_under_a_file(tmp_path):
+    blocker = tmp_path / "demo_output"
+    blocker.write_text("not a folder")
+    out = run_cli("demo", "--out", blocker / "inner")
+    from faultkit import assert_fails_cleanly
+
+    assert_fails_cleanly(out, "demo output folder", "is a file, not a folder")
+    assert blocker.read_text() == "not a folder"
+
+
+def test_demo_without_its_data(tmp_path, monkeypatch, capsys):
+    from geofidelity_plugin import demo
+
+    monkeypatch.setattr(demo, "DEMO_OSM", tmp_path / "missing.osm.pbf")
+    assert cli.main(["demo", "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert "demo data missing" in err and "make demo" in err and no_traceback(err)
+    assert not (tmp_path / "out").exists()
