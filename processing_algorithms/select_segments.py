@@ -101,12 +101,12 @@ class SelectSegmentsAlgorithm(QgsProcessingAlgorithm):
         self.addOutput(QgsProcessingOutputNumber("SEGMENT_COUNT", "Number of segments"))
 
     # -- inputs → plain objects -------------------------------------------------------------
-    def _cities(self, parameters, context):
+    def _cities(self, parameters, context, feedback=None):
         from geofidelity_plugin.core.selection.cities import make_city, read_city_table
 
         path = self.parameterAsFile(parameters, self.CITIES, context)
         if path:
-            return read_city_table(path)
+            return read_city_table(path, warn=feedback.pushWarning if feedback is not None else None)
         source = self.parameterAsSource(parameters, self.CITY_LAYER, context)
         if source is None:
             raise QgsProcessingException("give a city table (CSV) or a city point layer")
@@ -156,13 +156,11 @@ class SelectSegmentsAlgorithm(QgsProcessingAlgorithm):
         return data
 
     def _options(self, parameters, context):
-        from geofidelity_plugin.core.selection.segments import SelectionOptions
+        from geofidelity_plugin.core.selection.option_checks import parse_road_classes
+        from geofidelity_plugin.core.selection.segments import DEFAULT_ROAD_CLASSES, SelectionOptions
 
-        text = self.parameterAsString(parameters, self.ROAD_CLASSES, context)
-        try:
-            classes = {str(k): tuple(str(x) for x in v) for k, v in json.loads(text).items()}
-        except (ValueError, AttributeError, TypeError) as exc:
-            raise QgsProcessingException(f"road classes are not valid JSON of class → list ({exc})") from exc
+        text = self.parameterAsString(parameters, self.ROAD_CLASSES, context) or ""
+        classes = parse_road_classes(text) if text.strip() else dict(DEFAULT_ROAD_CLASSES)
         hood = self.parameterAsDouble(parameters, self.HOOD_DISTANCE, context)
         return SelectionOptions(
             radius_m=self.parameterAsDouble(parameters, self.RADIUS, context),
@@ -177,9 +175,13 @@ class SelectSegmentsAlgorithm(QgsProcessingAlgorithm):
     @user_errors
     def processAlgorithm(self, parameters, context, feedback):  # noqa: N802
         from geofidelity_plugin.core.selection.overpass import OverpassClient
-        from geofidelity_plugin.core.selection.pipeline import select_segments
+        from geofidelity_plugin.core.selection.pipeline import check_selection_outputs, select_segments
 
-        cities = run_core(self._cities, parameters, context)
+        output = self.parameterAsFileOutput(parameters, self.OUTPUT, context)
+        if output and not Path(output).is_dir() and not output.lower().endswith(".gpkg"):
+            output = str(Path(output).with_suffix(".gpkg"))
+        run_core(check_selection_outputs, output)  # before any reading or download
+        cities = run_core(self._cities, parameters, context, feedback)
         options = run_core(self._options, parameters, context)
         kind = self.parameterAsEnum(parameters, self.SOURCE, context)
         if kind == 0:
@@ -194,9 +196,6 @@ class SelectSegmentsAlgorithm(QgsProcessingAlgorithm):
                                          max_retries=self.parameterAsInt(parameters, self.RETRIES, context))
         else:
             road_source = self._road_layer(parameters, context)
-        output = self.parameterAsFileOutput(parameters, self.OUTPUT, context)
-        if not output.lower().endswith(".gpkg"):
-            output = str(Path(output).with_suffix(".gpkg"))
         result = run_core(select_segments, cities, road_source, options, output_gpkg=output,
                           progress=FeedbackProgress(feedback))
         load_on_completion(context, f"{output}|layername=segments", "GeoFidelity segments",

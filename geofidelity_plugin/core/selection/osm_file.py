@@ -21,6 +21,9 @@ def _check_path(path: Path) -> None:
     if not path.exists():
         raise InputError(f"OSM file not found: {path} — give the path of an existing "
                          ".osm, .osm.bz2 or .osm.pbf file")
+    if path.is_dir():
+        raise InputError(f"OSM path {path} is a folder — give the path of an .osm, .osm.bz2 or "
+                         ".osm.pbf file (e.g. one inside it)")
     if not path.is_file():
         raise InputError(f"OSM path is not a file: {path}")
     if not str(path).lower().endswith(OSM_SUFFIXES):
@@ -28,6 +31,12 @@ def _check_path(path: Path) -> None:
                          f"{', '.join(OSM_SUFFIXES)}")
     if path.stat().st_size == 0:
         raise InputError(f"OSM file is empty: {path} — download the extract again")
+
+
+def _not_osm(path: Path, detail: str) -> InputError:
+    return InputError(f"could not read {path.name} as OSM data: it is not a valid or complete OSM file "
+                      f"({detail}) — an interrupted download leaves a truncated file, and a renamed file "
+                      f"of another kind cannot be read either; download it again ({path})")
 
 
 def _polygons_from_area(area, wkb_factory):
@@ -54,9 +63,10 @@ def read_osm_file(path: str | Path, progress: Progress | None = None,
     processor = osmium.FileProcessor(str(path)).with_locations()
     if with_admin_areas:
         processor = processor.with_areas(osmium.filter.TagFilter(("boundary", "administrative")))
-    dropped = 0
+    dropped = objects = 0
     try:
         for count, obj in enumerate(processor):
+            objects = count + 1
             if count % _CANCEL_EVERY == 0:
                 check_cancel(progress, "reading the OSM file")
             if obj.is_node():
@@ -85,9 +95,10 @@ def read_osm_file(path: str | Path, progress: Progress | None = None,
                 data.admin_areas.append(AdminArea(
                     obj.orig_id(), tags["name"], int(level) if level and level.isdigit() else None,
                     polygons))
-    except RuntimeError as exc:  # libosmium's parse errors
-        raise InputError(f"could not read {path.name} as OSM data ({exc}); the file may be "
-                         "truncated or not an OSM extract — download it again") from exc
+    except (RuntimeError, ValueError) as exc:  # libosmium's parse and decompression errors
+        raise _not_osm(path, str(exc)) from None
+    if objects == 0:
+        raise _not_osm(path, "it holds no OSM data: no node, way or relation")
     if dropped:
         log.info("%d named ways had fewer than two nodes inside the extract and were dropped", dropped)
     return data

@@ -3,8 +3,9 @@
 
 Public Overpass servers are shared and often busy: they answer 429 (too many requests) or 504
 (gateway timeout), and sometimes HTTP 200 with a JSON ``remark`` saying the query ran out of
-time or memory. All of these are retried with exponential backoff; only a complete answer is
-cached on disk, so a re-run of the same city makes no request at all.
+time or memory. All of these are retried with exponential backoff. An answer is cached on
+disk only once it parsed, so a re-run of the same city makes no request at all, and a cache
+file that no longer parses is deleted and fetched again.
 """
 from __future__ import annotations
 
@@ -20,16 +21,15 @@ from typing import Callable
 from urllib.parse import urlsplit, urlunsplit
 
 import requests
-from shapely.geometry import LineString, Polygon
-from shapely.geometry.polygon import orient
-from shapely.ops import linemerge, polygonize, unary_union
 
 from ..atomic import write_json
-from ..errors import InputError, RemoteServiceError
+from ..errors import GeoFidelityError, InputError, RemoteServiceError, describe_os_error
 from ..manifest import __version__
 from ..progress import Progress, check_cancel
-from .osm_data import AdminArea, OsmData, PlaceNode, RoadWay
-from .osm_file import PLACE_VALUES
+from .osm_data import OsmData
+from .overpass_answer import MalformedAnswer, parse_elements
+
+__all__ = ["DEFAULT_ENDPOINT", "MalformedAnswer", "OverpassClient", "build_query", "parse_elements"]
 
 log = logging.getLogger("geofidelity")
 
@@ -143,20 +143,45 @@ class OverpassClient:
     def fetch_osm(self, lon: float, lat: float, radius_m: float,
                   progress: Progress | None = None) -> OsmData:
         """Query and parse everything PROTOCOL §1 needs around ``(lon, lat)``."""
-        payload = self.run_query(build_query(lon, lat, radius_m, self.timeout_s), progress)
-        data = parse_elements(payload)
-        stamp = (payload.get("osm3s") or {}).get("timestamp_osm_base", "unknown date")
+        payload, data = self._answer(build_query(lon, lat, radius_m, self.timeout_s), progress)
+        osm3s = payload.get("osm3s")
+        stamp = osm3s.get("timestamp_osm_base", "unknown date") if isinstance(osm3s, dict) else "unknown date"
         data.source = (f"Overpass API {self.endpoint_label} (within {_num(radius_m, 1)} m of "
                        f"lat {_num(lat, 6)}, lon {_num(lon, 6)}; OSM data of {stamp}; "
                        "© OpenStreetMap contributors, ODbL)")
         return data
 
     def run_query(self, query: str, progress: Progress | None = None) -> dict:
-        """The decoded JSON answer to ``query``, from the cache when it holds one."""
+        """The decoded and checked JSON answer to ``query``, from the cache when it holds one."""
+        return self._answer(query, progress)[0]
+
+    def cache_file(self, query: str) -> Path | None:
+        """Where the answer to ``query`` is cached (``None`` without a cache folder)."""
+        if self.cache_dir is None:
+            return None
         key = hashlib.sha256((self.endpoint + "\n" + query).encode("utf-8")).hexdigest()
-        cached = self._read_cache(key, query)
+        return self.cache_dir / f"overpass_{key}.json"
+
+    def _answer(self, query: str, progress: Progress | None) -> tuple[dict, OsmData]:
+        """The answer and its parse: from the cache, else from the server — cached only once it
+        parsed, so that a malformed answer is never replayed."""
+        path = self.cache_file(query)
+        cached = self._read_cache(path, query, progress)
         if cached is not None:
             return cached
+        payload = self._download(query, progress)
+        try:
+            data = parse_elements(payload)
+        except MalformedAnswer as exc:
+            raise RemoteServiceError(
+                f"Overpass endpoint {self.endpoint_label} sent a malformed answer: {exc}. Nothing was "
+                "cached. Check that the URL is an Overpass API interpreter (such as "
+                f"{DEFAULT_ENDPOINT}), try again later, or use a local OSM file (.osm / .osm.pbf) as "
+                "the road source.") from None
+        self._write_cache(path, query, payload, progress)
+        return payload, data
+
+    def _download(self, query: str, progress: Progress | None) -> dict:
         attempts = self.max_retries + 1
         last = "no answer"
         for attempt in range(attempts):
@@ -176,7 +201,6 @@ class OverpassClient:
                         delay *= 1.0 + self.jitter * self._rng.random()
                     self._wait(delay, progress)
                 continue
-            self._write_cache(key, query, payload)
             return payload
         raise RemoteServiceError(
             f"Overpass endpoint {self.endpoint_label} failed after {attempts} attempt(s); last "
@@ -190,6 +214,7 @@ class OverpassClient:
                                    timeout=(_CONNECT_TIMEOUT_S, self.timeout_s + 30.0),
                                    stream=True) as response:
                 status = response.status_code
+                content_type = response.headers.get("Content-Type") or ""
                 retry_after = _retry_after_seconds(response.headers.get("Retry-After"))
                 body = bytearray()
                 for chunk in response.iter_content(_CHUNK_BYTES):
@@ -208,18 +233,38 @@ class OverpassClient:
             raise RemoteServiceError(
                 f"Overpass endpoint {self.endpoint_label} rejected the query with HTTP {status}: "
                 f"{_error_text(bytes(body))}. Check the endpoint URL and the query options.")
+        self._refuse_markup(bytes(body), content_type)
         try:
             payload = json.loads(bytes(body).decode("utf-8"))
         except (UnicodeDecodeError, ValueError) as exc:
             raise _Retryable(f"HTTP 200 with invalid JSON, {len(body)} bytes (truncated?)") from exc
-        if not isinstance(payload, dict) or not isinstance(payload.get("elements"), list):
-            raise _Retryable("HTTP 200 without an 'elements' list")
+        if not isinstance(payload, dict):
+            return payload  # parse_elements says what is wrong with it
         remark = str(payload.get("remark") or "")
         if _FAILED_REMARK.search(remark):
             raise _Retryable(f"HTTP 200 but the server gave up: {remark[:200]}")
         if remark:
             log.warning("Overpass %s remark: %s", self.endpoint_label, remark[:200])
         return payload
+
+    def _refuse_markup(self, body: bytes, content_type: str) -> None:
+        """An HTML page (a network's login page, a proxy's error page, a web site) or an XML
+        document answered where Overpass JSON was expected: not worth a retry."""
+        head = body[:512].lstrip().lower()
+        if "html" in content_type.lower() or head.startswith((b"<!doctype html", b"<html")):
+            found = re.search(rb"<title[^>]*>(.*?)</title>", body[:20000], re.IGNORECASE | re.DOTALL)
+            title = " ".join(found.group(1).decode("utf-8", "replace").split())[:100] if found else ""
+            raise RemoteServiceError(
+                f"Overpass endpoint {self.endpoint_label} answered with an HTML page"
+                f"{f' titled {title!r}' if title else ''}, not Overpass JSON — check the endpoint URL "
+                f"(an Overpass API interpreter such as {DEFAULT_ENDPOINT}), and whether a proxy, a "
+                "firewall or the network's login page (captive portal) intercepts the request: open "
+                "the URL in a browser to see the page")
+        if head.startswith(b"<"):
+            raise RemoteServiceError(
+                f"Overpass endpoint {self.endpoint_label} answered with XML, not Overpass JSON — check "
+                f"the endpoint URL (an Overpass API interpreter such as {DEFAULT_ENDPOINT}) and whether "
+                "a proxy rewrites the request")
 
     def _wait(self, seconds: float, progress: Progress | None) -> None:
         """Sleep in short slices so a cancel request is seen within a fraction of a second."""
@@ -231,93 +276,50 @@ class OverpassClient:
             remaining -= step
         check_cancel(progress, "the wait before an Overpass retry")
 
-    def _read_cache(self, key: str, query: str) -> dict | None:
-        path = self.cache_dir / f"overpass_{key}.json" if self.cache_dir else None
+    def _warn(self, message: str, progress: Progress | None) -> None:
+        if progress is not None:
+            progress.warning(message)
+        else:
+            log.warning("%s", message)
+
+    def _read_cache(self, path: Path | None, query: str,
+                    progress: Progress | None) -> tuple[dict, OsmData] | None:
+        """The cached answer and its parse; a cache file that cannot be read, was written for
+        another query, or no longer parses (an older version's, a damaged disk's) is deleted."""
         if path is None or not path.exists():
             return None
         try:
-            record = json.loads(path.read_text(encoding="utf-8"))
-            payload = record["payload"]
-            if record["query"] != query or not isinstance(payload["elements"], list):
-                raise ValueError("cache record does not match the query")
-        except (OSError, ValueError, KeyError, TypeError) as exc:
-            log.warning("ignoring unreadable Overpass cache file %s (%s)", path.name, exc)
+            record = json.loads(path.read_bytes().decode("utf-8"))
+            if not isinstance(record, dict) or record.get("query") != query:
+                raise MalformedAnswer("it does not hold the answer to this query")
+            payload = record.get("payload")
+            data = parse_elements(payload)
+        except (OSError, UnicodeDecodeError, ValueError) as exc:
+            if isinstance(exc, OSError):
+                reason = describe_os_error(exc, path)
+            elif isinstance(exc, MalformedAnswer):
+                reason = str(exc)
+            else:
+                reason = "it is not valid JSON — truncated or damaged"
+            try:
+                path.unlink()
+                done = "it was deleted and the answer is fetched again"
+            except OSError as unlink_error:
+                done = f"it could not be deleted ({describe_os_error(unlink_error, path)}); fetching again"
+            self._warn(f"the Overpass cache file {path} could not be used ({reason}); {done}", progress)
             return None
-        log.info("Overpass answer read from cache %s", path.name)
-        return payload
+        log.info("Overpass answer read from cache %s", path)
+        return payload, data
 
-    def _write_cache(self, key: str, query: str, payload: dict) -> None:
-        if self.cache_dir is not None:
-            record = {"endpoint": self.endpoint_label, "query": query, "payload": payload,
-                      "fetched_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
-            write_json(self.cache_dir / f"overpass_{key}.json", record)
-
-
-def _geometry_lonlat(element: dict) -> list[tuple[float, float]]:
-    return [(float(p["lon"]), float(p["lat"])) for p in element.get("geometry") or () if p]
-
-
-def _assemble_polygons(members: list) -> tuple:
-    """Rings of a multipolygon relation from its way members' geometries: the lines of each
-    role are merged and polygonized; every inner ring goes to the smallest outer ring that
-    holds it. Unclosed rings (members outside the answer) give no polygon."""
-    lines: dict[str, list[LineString]] = {"outer": [], "inner": []}
-    for member in members or ():
-        role = member.get("role") or "outer"
-        points = _geometry_lonlat(member)
-        if member.get("type") == "way" and role in lines and len(points) >= 2:
-            lines[role].append(LineString(points))
-    if not lines["outer"]:
-        return ()
-
-    def rings(role: str) -> list[Polygon]:
-        if not lines[role]:
-            return []
-        noded = unary_union(linemerge(lines[role]))
-        return [Polygon(face.exterior) for face in polygonize(noded)]
-
-    shells = rings("outer")
-    holes: list[list[Polygon]] = [[] for _ in shells]
-    for hole in rings("inner"):
-        inside = hole.representative_point()
-        owners = [i for i, shell in enumerate(shells) if shell.covers(inside)]
-        if owners:
-            holes[min(owners, key=lambda i: shells[i].area)].append(hole)
-    polygons = []
-    for shell, own_holes in zip(shells, holes):
-        polygon = orient(Polygon(shell.exterior.coords, [h.exterior.coords for h in own_holes]))
-        polygons.append((tuple(polygon.exterior.coords),
-                         tuple(tuple(ring.coords) for ring in polygon.interiors)))
-    return tuple(polygons)
-
-
-def parse_elements(payload: dict) -> OsmData:
-    """Turn an ``out geom`` JSON answer into the :class:`OsmData` every road source returns
-    (PROTOCOL §1). Coordinates become ``(lon, lat)``; ways with under two points are skipped."""
-    data = OsmData()
-    skipped = 0
-    for element in payload.get("elements") or ():
-        kind, tags = element.get("type"), element.get("tags") or {}
-        name = (tags.get("name") or "").strip()
-        if not name:
-            continue
-        if kind == "way" and tags.get("highway"):
-            coords = tuple(_geometry_lonlat(element))
-            if len(coords) < 2:
-                skipped += 1
-                continue
-            data.ways.append(RoadWay(int(element["id"]), name, tags["highway"], coords))
-        elif kind == "node" and tags.get("place") in PLACE_VALUES and "lat" in element:
-            data.places.append(PlaceNode(int(element["id"]), name, tags["place"],
-                                         float(element["lon"]), float(element["lat"])))
-        elif kind == "relation" and tags.get("boundary") == "administrative":
-            polygons = _assemble_polygons(element.get("members"))
-            if not polygons:
-                log.debug("admin relation %s (%s) has no closed ring", element.get("id"), name)
-                continue
-            level = str(tags.get("admin_level") or "")
-            data.admin_areas.append(AdminArea(int(element["id"]), name,
-                                              int(level) if level.isdigit() else None, polygons))
-    if skipped:
-        log.info("%d named ways had fewer than two points in the Overpass answer", skipped)
-    return data
+    def _write_cache(self, path: Path | None, query: str, payload: dict,
+                     progress: Progress | None) -> None:
+        if path is None:
+            return
+        record = {"endpoint": self.endpoint_label, "query": query, "payload": payload,
+                  "fetched_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+        try:
+            write_json(path, record)
+        except (OSError, GeoFidelityError) as exc:  # the answer is good: use it, uncached
+            detail = describe_os_error(exc, path) if isinstance(exc, OSError) else str(exc)
+            self._warn(f"the Overpass answer could not be cached ({detail}); it is used without "
+                       "being kept, and a re-run asks the server again", progress)

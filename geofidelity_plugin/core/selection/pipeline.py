@@ -3,17 +3,21 @@ GeoPackage, the manifest and the HTML summary. The single entry point shared by 
 Processing algorithm and the CLI."""
 from __future__ import annotations
 
+import contextlib
+import json
 import logging
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from .. import atomic
 from .. import manifest as manifest_mod
-from ..errors import InputError
+from ..errors import InputError, OutputError
+from ..output_paths import check_output_file
 from ..progress import NullProgress, Progress, SubProgress, check_cancel
 from .cities import City
 from .osm_data import OsmData
 from .segments import Segment, SelectionOptions, audit_addressability, select_city_segments
-from .writers import write_segments_gpkg, write_summary_html
+from .writers import segments_gpkg_bytes, summary_html
 
 log = logging.getLogger("geofidelity")
 
@@ -27,13 +31,43 @@ class SelectionResult:
     manifest: dict
 
 
+def output_paths(output_gpkg: str | Path) -> tuple[Path, Path, Path]:
+    """The GeoPackage and the manifest and summary written beside it."""
+    gpkg = Path(output_gpkg).expanduser()
+    return gpkg, gpkg.with_suffix(".manifest.json"), gpkg.with_suffix(".summary.html")
+
+
+def check_selection_outputs(output_gpkg: str | Path | None) -> tuple[Path, Path, Path]:
+    """Refuse, before any work, an output that cannot be written: the GeoPackage, or the manifest
+    or summary beside it."""
+    if output_gpkg is None or not str(output_gpkg).strip():
+        raise InputError("no segments GeoPackage was given — give an output path such as segments.gpkg")
+    gpkg, manifest, summary = output_paths(output_gpkg)
+    check_output_file(gpkg, "segments GeoPackage")
+    for path, what in ((manifest, "run manifest"), (summary, "HTML summary")):
+        if path.is_dir():
+            raise OutputError(f"the {what} is written beside the GeoPackage as {path}, but that is a folder "
+                              "— move or rename that folder, or choose another output name")
+        check_output_file(path, what)
+    return gpkg, manifest, summary
+
+
+def _publish(files: dict[Path, bytes]) -> None:
+    """Write every file to a temporary sibling, then rename them all into place, the first one
+    last (the manifest): a failure on the way leaves the earlier outputs exactly as they were."""
+    with contextlib.ExitStack() as stack:
+        for target, data in files.items():
+            # written inside its own target's context, so that a failed write names that output
+            stack.enter_context(atomic.atomic_path(target)).write_bytes(data)
+
+
 def load_roads(road_source, cities: list[City], options: SelectionOptions,
                progress: Progress) -> OsmData:
     """``road_source`` is a path to an OSM file, an ``OverpassClient``, or ready ``OsmData``."""
     if isinstance(road_source, OsmData):
         return road_source
     if hasattr(road_source, "fetch_osm"):
-        data = OsmData(source=f"Overpass {getattr(road_source, 'endpoint', '')}")
+        data = OsmData(source=f"Overpass {getattr(road_source, 'endpoint_label', '')}")  # no credentials
         for i, city in enumerate(cities):
             check_cancel(progress, "querying Overpass")
             progress.info(f"Overpass: roads around {city.name}")
@@ -52,6 +86,8 @@ def select_segments(cities: list[City], road_source, options: SelectionOptions |
                     source_description: str | None = None) -> SelectionResult:
     options = options or SelectionOptions()
     options.validate()
+    if output_gpkg is not None:
+        check_selection_outputs(output_gpkg)
     progress = progress or NullProgress()
     if not cities:
         raise InputError("no cities given — the city table needs at least one row")
@@ -83,9 +119,11 @@ def select_segments(cities: list[City], road_source, options: SelectionOptions |
         if not segments:
             raise InputError("no segment met the rules in any city — nothing written; lower the "
                              "minimum length or widen the radius")
-        gpkg = write_segments_gpkg(segments, output_gpkg)
+        gpkg, manifest_path, summary = output_paths(output_gpkg)
         manifest["outputs"]["gpkg"] = str(gpkg)
-        manifest_path = manifest_mod.write_manifest(Path(output_gpkg).with_suffix(".manifest.json"), manifest)
-        summary = write_summary_html(segments, Path(output_gpkg).with_suffix(".summary.html"), manifest)
+        _publish({manifest_path: (json.dumps(manifest, indent=2, sort_keys=True, ensure_ascii=False,
+                                             default=str) + "\n").encode("utf-8"),
+                  gpkg: segments_gpkg_bytes(segments),
+                  summary: summary_html(segments, manifest).encode("utf-8")})
     progress.set_progress(100)
     return SelectionResult(segments, gpkg, manifest_path, summary, manifest)

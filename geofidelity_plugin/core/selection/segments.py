@@ -59,15 +59,22 @@ class SelectionOptions:
         return list(self.road_classes) + ([OTHER_CLASS] if self.include_other else [])
 
     def validate(self) -> None:
-        if self.radius_m <= 0 or self.min_length_m < 0 or self.clip_length_m <= 0:
-            raise InputError("radius, minimum length and clip length must be positive metres")
+        """The same checks as the command line's option types (``option_checks``)."""
+        from .option_checks import check_number, check_road_classes
+
+        check_number("search radius (m)", self.radius_m, "positive", "6000")
+        check_number("minimum length (m)", self.min_length_m, "non-negative", "500")
+        check_number("clip length (m)", self.clip_length_m, "positive", "2000")
+        check_number("minimum spacing (m)", self.min_spacing_m, "non-negative", "400")
+        check_number("maximum number of segments per city", self.max_per_city, "count", "12")
+        check_number("random seed", self.seed, "seed", "0")
+        if self.neighbourhood_max_distance_m is not None:
+            check_number("maximum neighbourhood distance (m)", self.neighbourhood_max_distance_m,
+                         "non-negative", "3000")
         if self.clip_length_m < self.min_length_m:
             raise InputError(f"clip length {self.clip_length_m} m is shorter than the minimum length "
                              f"{self.min_length_m} m — raise the clip length or lower the minimum")
-        if self.min_spacing_m < 0 or self.max_per_city < 1:
-            raise InputError("spacing must be ≥ 0 m and the per-city cap ≥ 1")
-        if not self.road_classes or not all(self.road_classes.values()):
-            raise InputError("road classes must map each class to at least one highway value")
+        check_road_classes(self.road_classes)
 
 
 @dataclass

@@ -23,21 +23,27 @@ SCHEMA = {
 }
 
 
-def write_segments_gpkg(segments: list[Segment], path: str | Path) -> Path:
-    """Write (or replace) ``path`` with one ``segments`` layer in EPSG:4326."""
-    import fiona
+def segments_gpkg_bytes(segments: list[Segment]) -> bytes:
+    """The GeoPackage (one ``segments`` layer in EPSG:4326) built in memory: a disk that fills up
+    then fails a plain file write, which names the output, instead of a half-written SQLite file
+    inside GDAL."""
     from fiona.crs import CRS
+    from fiona.io import MemoryFile
     from shapely.geometry import mapping
 
-    path = Path(path)
-    with atomic.atomic_path(path, suffix=".gpkg") as tmp:
-        with fiona.open(tmp, "w", driver="GPKG", layer=LAYER_NAME, schema=SCHEMA,
-                        crs=CRS.from_epsg(4326)) as dst:
+    with MemoryFile(ext=".gpkg") as memory:
+        with memory.open(driver="GPKG", layer=LAYER_NAME, schema=SCHEMA, crs=CRS.from_epsg(4326)) as dst:
             for s in segments:
                 props = s.attributes()
                 props["addressable"] = int(props["addressable"])
                 dst.write({"geometry": mapping(s.geometry), "properties": props})
-    return path
+        return memory.read()
+
+
+def write_segments_gpkg(segments: list[Segment], path: str | Path) -> Path:
+    """Write (or replace, atomically) ``path`` with one ``segments`` layer in EPSG:4326."""
+    atomic.write_bytes(path, segments_gpkg_bytes(segments))
+    return Path(path)
 
 
 def read_segments_gpkg(path: str | Path) -> list[dict]:
@@ -55,6 +61,12 @@ def read_segments_gpkg(path: str | Path) -> list[dict]:
 
 
 def write_summary_html(segments: list[Segment], path: str | Path, manifest: dict) -> Path:
+    """Write (or replace, atomically) the HTML summary at ``path``."""
+    atomic.write_text(path, summary_html(segments, manifest))
+    return Path(path)
+
+
+def summary_html(segments: list[Segment], manifest: dict) -> str:
     """A one-page summary: segments per class and city, lengths, addressability."""
     by_class = Counter(s.road_class for s in segments)
     by_city = Counter(s.city for s in segments)
@@ -87,5 +99,4 @@ max {max(lengths, default=0):.0f} m.</p>
 <th>class</th><th>length m</th><th>merged m</th><th>driving</th><th>addressable</th></tr>{rows}</table>
 <p>Road data © OpenStreetMap contributors (ODbL).</p></body></html>
 """
-    atomic.write_text(path, text)
-    return Path(path)
+    return text
