@@ -1,8 +1,6 @@
 """``geofidelity:generate_panels`` and ``geofidelity:import_generated`` — PROTOCOL §4 panels."""
 from __future__ import annotations
 
-import json
-
 from qgis.core import (QgsProcessingAlgorithm, QgsProcessingException, QgsProcessingOutputNumber,
                        QgsProcessingParameterBoolean, QgsProcessingParameterEnum, QgsProcessingParameterFile,
                        QgsProcessingParameterNumber, QgsProcessingParameterString)
@@ -68,6 +66,7 @@ class GeneratePanelsAlgorithm(QgsProcessingAlgorithm):
     @user_errors
     def processAlgorithm(self, parameters, context, feedback):  # noqa: N802
         from geofidelity_plugin.core.evaluation.store import BenchmarkStore
+        from geofidelity_plugin.core.generation.prompts import PromptTemplates
         from geofidelity_plugin.core.generation.workflow import generate_store
 
         choice = self.generators[self.parameterAsEnum(parameters, self.GENERATOR, context)]
@@ -81,11 +80,7 @@ class GeneratePanelsAlgorithm(QgsProcessingAlgorithm):
                       "guidance": self.parameterAsDouble(parameters, self.GUIDANCE, context),
                       "dtype": self.parameterAsString(parameters, self.DTYPE, context),
                       "resolution": self.parameterAsInt(parameters, self.RESOLUTION, context)}
-        text = self.parameterAsString(parameters, self.TEMPLATES, context)
-        try:
-            templates = json.loads(text) if text else None
-        except ValueError as exc:
-            raise QgsProcessingException(f"prompt templates are not valid JSON ({exc})") from exc
+        templates = PromptTemplates.from_json(self.parameterAsString(parameters, self.TEMPLATES, context))
         conditions = [self.conditions[i] for i in self.parameterAsEnums(parameters, self.CONDITIONS, context)]
         with BenchmarkStore(self.parameterAsFile(parameters, self.STORE, context), create=False) as store:
             result, skipped = run_core(generate_store, store, choice, self.parameterAsInt(parameters, self.SAMPLES, context),

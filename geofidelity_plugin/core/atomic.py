@@ -119,6 +119,7 @@ def staged_folder(folder: str | os.PathLike, manifest_name: str = "manifest.json
             target.parent.mkdir(parents=True, exist_ok=True)
             os.replace(path, target)
         _fsync(manifest)
+        (folder / manifest_name).parent.mkdir(parents=True, exist_ok=True)  # a manifest in a sub-folder
         os.replace(manifest, folder / manifest_name)
     finally:
         shutil.rmtree(staging, ignore_errors=True)

@@ -13,7 +13,9 @@ from pathlib import Path
 
 from ..conditions import CONDITIONS
 from .. import atomic
-from ..errors import InputError
+from ..atomic import StagedFolder, staged_folder
+from ..errors import InputError, OutputError, describe_os_error
+from ..output_paths import check_output_folder
 from ..progress import Progress, check_cancel
 from ..selection.cities import driving_side
 from .galleries import (RANDOM_OTHER_CITY, SAME_CITY_OTHER_NEIGHBOURHOOD,
@@ -36,44 +38,118 @@ NEG_FIELDS = {
 }
 
 
-def _read_csv(path: Path) -> list[dict]:
-    with open(path, newline="", encoding="utf-8") as fh:
-        return list(csv.DictReader(fh))
+#: what a release root holds, for the messages that say what is missing
+LAYOUT = (f"a release root holds {MANIFEST.as_posix()} ({{\"blocks\": [{{block_id, city, country, centroid: "
+          f"[lat, lon], images, neg_*}}, …]}}), {REFERENCE_CSV.as_posix()} (reference_id, image_id, image_path, "
+          f"block_id, …), {GENERATED_CSV.as_posix()} (model, block_id, level, sample_index, image_path, …) and the "
+          "image folders data/raw/mapillary_v3/{block_id}/ and generations_v3/{model}/{level}/{block_id}/")
+REFERENCE_COLUMNS = ("reference_id", "block_id", "image_path")
+GENERATED_COLUMNS = ("model", "block_id", "level", "sample_index", "image_path")
+
+
+def _read_csv(path: Path, required: tuple[str, ...] = ()) -> list[dict]:
+    """Rows of a release CSV (each with its line number as ``_line``); a file that is not UTF-8,
+    lacks a column of ``required`` or has ragged rows is an :class:`InputError`."""
+    try:
+        with open(path, newline="", encoding="utf-8-sig") as fh:
+            reader = csv.DictReader(fh)
+            header = [(h or "").strip() for h in reader.fieldnames or []]
+            missing = [c for c in required if c not in header]
+            if missing:
+                raise InputError(f"{path} lacks the column(s) {', '.join(missing)} (its columns: "
+                                 f"{', '.join(header[:12]) or 'none'}) — {LAYOUT}")
+            reader.fieldnames = header
+            rows = []
+            for row in reader:
+                if None in row:
+                    raise InputError(f"{path} line {reader.line_num} has more cells than the header — "
+                                     "download the release again")
+                row["_line"] = reader.line_num
+                rows.append(row)
+            return rows
+    except UnicodeDecodeError:
+        raise InputError(f"{path} is not UTF-8 text — download the release again (or save the file as "
+                         "CSV UTF-8)") from None
+    except csv.Error as exc:
+        raise InputError(f"{path} is not a readable CSV ({exc}) — download the release again") from None
 
 
 def _int_or_none(value) -> int | None:
     try:
         return int(float(value))
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         return None
+
+
+def check_release_root(root: str | Path) -> Path:
+    """``root`` is a folder holding the release manifest; returns it as a ``Path``."""
+    root = Path(root).expanduser()
+    if not root.is_dir():
+        what = "is a file, not a folder" if root.exists() else "not found"
+        raise InputError(f"release folder {root} {what} — give the release's root folder ({LAYOUT})")
+    if not (root / MANIFEST).is_file():
+        raise InputError(f"{root} is not a GeoFidelity-Bench release: {MANIFEST.as_posix()} is missing — point "
+                         f"at the release's root folder (the one holding data/ and metadata/); {LAYOUT}")
+    return root
+
+
+def _read_blocks(root: Path) -> list[dict]:
+    path = root / MANIFEST
+    try:
+        data = json.loads(path.read_bytes().decode("utf-8-sig"))
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise InputError(f"{path} is not a valid benchmark manifest: it is not valid JSON ({exc}) — download "
+                         "the release again") from None
+    blocks = data.get("blocks") if isinstance(data, dict) else None
+    if not isinstance(blocks, list) or not blocks:
+        raise InputError(f"{path} has no 'blocks' list (or it is empty) — a release manifest is "
+                         "{\"blocks\": [{block_id, city, country, centroid: [lat, lon], images, neg_*}, …]}")
+    return blocks
+
+
+def _text(value) -> str:
+    return "" if value is None else str(value)
+
+
+def _segment(b, index: int) -> dict:
+    """The segment of one release block, checked."""
+    where = f"block #{index + 1} of {MANIFEST.as_posix()}"
+    if not isinstance(b, dict):
+        raise InputError(f"{where} is not an object with block_id, city and centroid")
+    if b.get("block_id") in (None, ""):
+        raise InputError(f"{where} has no block_id")
+    sid = str(b["block_id"])
+    try:
+        lat, lon = float(b["centroid"][0]), float(b["centroid"][1])
+    except (KeyError, TypeError, ValueError, IndexError):
+        raise InputError(f"block {sid} in {MANIFEST.as_posix()} has no valid centroid [lat, lon] (got "
+                         f"{b.get('centroid')!r}) — download the release again") from None
+    if not (-90 <= lat <= 90 and -180 <= lon <= 180):
+        raise InputError(f"block {sid} in {MANIFEST.as_posix()}: centroid [{lat}, {lon}] is not [lat, lon] in degrees")
+    if not _text(b.get("city")).strip():
+        raise InputError(f"block {sid} in {MANIFEST.as_posix()} has no city — every block needs one")
+    code = _text(b.get("country"))
+    return {"segment_id": sid, "city": _text(b["city"]), "country": code, "country_code": code.upper()[:2],
+            "street_name": _text(b.get("street_name")), "neighbourhood": _text(b.get("neighborhood")),
+            "road_class": _text(b.get("stratum")),
+            "driving_side": driving_side(code[:2]) if len(code) >= 2 else "",
+            "centroid_lon": lon, "centroid_lat": lat}
 
 
 def import_release(root: str | Path, store: BenchmarkStore, seed: int = 0,
                    progress: Progress | None = None) -> dict[str, int]:
-    """Load a release folder into ``store``; returns counts. Missing images are reported, not
-    fatal: the evaluation lists them per image."""
-    root = Path(root)
-    manifest_path = root / MANIFEST
-    if not manifest_path.is_file():
-        raise InputError(f"{root} is not a GeoFidelity-Bench release: {MANIFEST} is missing — point "
-                         "at the release's root folder (the one holding data/ and metadata/)")
-    try:
-        blocks = json.loads(manifest_path.read_text(encoding="utf-8"))["blocks"]
-    except (ValueError, KeyError, TypeError) as exc:
-        raise InputError(f"{manifest_path} is not a valid benchmark manifest ({exc})") from exc
+    """Load a release folder into ``store``; returns counts. Everything is read and checked
+    before the store is written. A few missing images are counted, not fatal (the evaluation
+    lists them per image); a release whose reference images are all missing is refused."""
+    root = check_release_root(root)
+    blocks = _read_blocks(root)
     segments, keep = [], {}
-    for b in blocks:
-        try:
-            lat, lon = float(b["centroid"][0]), float(b["centroid"][1])
-            sid = str(b["block_id"])
-        except (KeyError, TypeError, ValueError, IndexError) as exc:
-            raise InputError(f"a block in {MANIFEST} lacks block_id or centroid [lat, lon] ({exc})") from exc
-        code = str(b.get("country") or "")
-        segments.append({"segment_id": sid, "city": b.get("city", ""), "country": code,
-                         "country_code": code.upper()[:2], "street_name": b.get("street_name", ""),
-                         "neighbourhood": b.get("neighborhood", ""), "road_class": b.get("stratum", ""),
-                         "driving_side": driving_side(code[:2]) if len(code) >= 2 else "",
-                         "centroid_lon": lon, "centroid_lat": lat})
+    for index, b in enumerate(blocks):
+        segment = _segment(b, index)
+        sid = segment["segment_id"]
+        if sid in keep:
+            raise InputError(f"block {sid} occurs twice in {MANIFEST.as_posix()} — block ids must be unique")
+        segments.append(segment)
         keep[sid] = {kind: (str(b[field]) if b.get(field) not in (None, "") else None)
                      for field, kind in NEG_FIELDS.items()}
     known = {s["segment_id"] for s in segments}
@@ -81,37 +157,76 @@ def import_release(root: str | Path, store: BenchmarkStore, seed: int = 0,
         for kind, neg in kinds.items():
             if neg is not None and neg not in known:
                 raise InputError(f"block {sid}: {kind} negative {neg!r} is not a block of the release")
-    store.put_segments(segments)
     check_cancel(progress, "importing the release")
-    if (root / REFERENCE_CSV).is_file():
-        refs = [{"reference_id": r["reference_id"], "segment_id": r["block_id"], "image_id": r.get("image_id"),
-                 "image_path": str(root / r["image_path"]), "lon": _float(r.get("lon")),
-                 "lat": _float(r.get("lat")), "captured_at_ms": _int_or_none(r.get("captured_at_utc_ms"))}
-                for r in _read_csv(root / REFERENCE_CSV)]
-    else:  # the manifest alone: images listed per block
-        refs = [{"reference_id": f"{b['block_id']}:{i}", "segment_id": str(b["block_id"]),
-                 "image_id": img.get("image_id"), "image_path": str(root / img["image_path"])}
-                for b in blocks for i, img in enumerate(b.get("images", []))]
+    refs = _references(root, blocks)
     unknown = sorted({r["segment_id"] for r in refs} - known)
     if unknown:
         raise InputError(f"reference images name unknown blocks {unknown[:5]} — the release is inconsistent")
+    present = sum(1 for r in refs if Path(r["image_path"]).is_file())
+    if not refs or not present:
+        example = f" (e.g. {Path(refs[0]['image_path']).relative_to(root).as_posix()})" if refs else ""
+        raise InputError(f"the reference images of {root} are missing: {present} of {len(refs)} listed are on "
+                         f"disk{example} — unpack the release's images into data/raw/mapillary_v3/{{block_id}}/ "
+                         "under the release root and import again")
+    generated = _generated(root, known, progress)
+    store.put_segments(segments)
     store.put_reference_images(refs)
-    generated = []
-    if (root / GENERATED_CSV).is_file():
-        for r in _read_csv(root / GENERATED_CSV):
-            check_cancel(progress, "importing generated images") if len(generated) % 5000 == 0 else None
-            generated.append(GeneratedImage(
-                model=r["model"], condition=r["level"], segment_id=r["block_id"],
-                sample_index=int(r["sample_index"]), image_path=str(root / r["image_path"]),
-                seed=_int_or_none(r.get("seed")), prompt=r.get("prompt"), prompt_meta=r.get("prompt_meta"),
-                origin=r.get("image_origin") or "release"))
+    if generated:
         store.put_generated(generated)
     store.put_galleries(build_galleries(segments, seed=seed, keep=keep))
     store.set_meta("source", {"kind": "geofidelity-bench release", "root": str(root)})
-    missing = sum(1 for r in refs if not Path(r["image_path"]).exists()) + \
-        sum(1 for g in generated if not Path(g.image_path).exists())
+    missing = len(refs) - present + sum(1 for g in generated if not Path(g.image_path).exists())
     return {"segments": len(segments), "reference_images": len(refs), "generated_images": len(generated),
             "missing_files": missing}
+
+
+def _references(root: Path, blocks: list[dict]) -> list[dict]:
+    if (root / REFERENCE_CSV).is_file():
+        refs = []
+        for r in _read_csv(root / REFERENCE_CSV, REFERENCE_COLUMNS):
+            if not r["reference_id"] or not r["block_id"] or not r["image_path"]:
+                raise InputError(f"{root / REFERENCE_CSV} line {r['_line']}: reference_id, block_id and "
+                                 "image_path must not be empty")
+            refs.append({"reference_id": r["reference_id"], "segment_id": r["block_id"],
+                         "image_id": r.get("image_id"), "image_path": str(root / r["image_path"]),
+                         "lon": _float(r.get("lon")), "lat": _float(r.get("lat")),
+                         "captured_at_ms": _int_or_none(r.get("captured_at_utc_ms"))})
+        return refs
+    refs = []  # the manifest alone: images listed per block
+    for b in blocks:
+        images = b.get("images") or []
+        for i, img in enumerate(images if isinstance(images, list) else [images]):
+            if not isinstance(img, dict) or not img.get("image_path"):
+                raise InputError(f"block {b['block_id']} in {MANIFEST.as_posix()}: image #{i + 1} has no "
+                                 f"image_path, and there is no {REFERENCE_CSV.as_posix()} — {LAYOUT}")
+            refs.append({"reference_id": f"{b['block_id']}:{i}", "segment_id": str(b["block_id"]),
+                         "image_id": img.get("image_id"), "image_path": str(root / str(img["image_path"]))})
+    return refs
+
+
+def _generated(root: Path, known: set[str], progress: Progress | None) -> list[GeneratedImage]:
+    path = root / GENERATED_CSV
+    if not path.is_file():
+        return []
+    generated = []
+    for r in _read_csv(path, GENERATED_COLUMNS):
+        if len(generated) % 5000 == 0:
+            check_cancel(progress, "importing generated images")
+        try:
+            sample = int(r["sample_index"])
+        except (TypeError, ValueError):
+            raise InputError(f"{path} line {r['_line']}: sample_index {r['sample_index']!r} is not a whole "
+                             "number — download the release again") from None
+        if r["block_id"] not in known:
+            raise InputError(f"{path} line {r['_line']}: block {r['block_id']!r} is not a block of the release "
+                             f"({MANIFEST.as_posix()}) — the release is inconsistent")
+        if not r["model"] or not r["level"] or not r["image_path"]:
+            raise InputError(f"{path} line {r['_line']}: model, level and image_path must not be empty")
+        generated.append(GeneratedImage(
+            model=r["model"], condition=r["level"], segment_id=r["block_id"], sample_index=sample,
+            image_path=str(root / r["image_path"]), seed=_int_or_none(r.get("seed")), prompt=r.get("prompt"),
+            prompt_meta=r.get("prompt_meta"), origin=r.get("image_origin") or "release"))
+    return generated
 
 
 def _float(value):
@@ -129,28 +244,35 @@ def _write_csv(path: Path, header: list[str], rows: list[dict]) -> None:
     atomic.write_text(path, buf.getvalue())
 
 
-def _place(src: Path, dst: Path) -> None:
-    """Copy ``src`` to ``dst`` (hard link when possible) unless an identical file is there."""
-    if dst.exists() and dst.stat().st_size == src.stat().st_size:
+def _place(src: Path, stage: StagedFolder, rel: Path) -> None:
+    """Stage ``src`` as ``rel`` (hard link when possible) unless an identical file is already published."""
+    final = stage.final(str(rel))
+    if final.exists() and final.stat().st_size == src.stat().st_size:
         return
-    dst.parent.mkdir(parents=True, exist_ok=True)
-    tmp = dst.with_name(f".{dst.name}.part")
+    dst = stage.path(str(rel))
     try:
-        os.link(src, tmp)
+        os.link(src, dst)
     except OSError:
-        shutil.copyfile(src, tmp)
-    tmp.replace(dst)
+        shutil.copyfile(src, dst)
 
 
 def export_release(store: BenchmarkStore, out: str | Path, scores: list[dict] | None = None,
                    progress: Progress | None = None) -> Path:
-    """Write ``store`` in the release layout under ``out`` (images copied or hard-linked)."""
-    out = Path(out)
+    """Write ``store`` in the release layout under ``out`` (images hard-linked or copied).
+
+    An export is complete when ``out`` holds ``data/processed/v3/benchmark_v3.json``: every file
+    is first written into a hidden staging folder inside ``out``, and only once all of them are
+    there are they moved into place, the manifest last. A failed or cancelled export publishes
+    nothing (an earlier export in ``out`` stays complete and unchanged), and a folder without
+    the manifest is never a finished release. The output folder is checked, and every image the
+    store lists must be on disk, before anything is written.
+    """
+    out = check_output_folder(out, "release folder")
     segments = store.segments()
     panels = store.reference_panels()
     galleries = store.galleries()
     inverse = {kind: field for field, kind in NEG_FIELDS.items()}
-    blocks, ref_rows = [], []
+    blocks, ref_rows, files = [], [], []
     for s in segments:
         check_cancel(progress, "exporting reference images")
         sid = s["segment_id"]
@@ -158,7 +280,7 @@ def export_release(store: BenchmarkStore, out: str | Path, scores: list[dict] | 
         for r in panels.get(sid, []):
             image_id = r["image_id"] or Path(r["image_path"]).stem
             rel = Path("data/raw/mapillary_v3") / sid / f"mapillary_{image_id}.jpg"
-            _place(Path(r["abs_path"]), out / rel)
+            files.append((Path(r["abs_path"]), rel))
             images.append({"image_path": str(rel), "image_id": image_id})
             ref_rows.append({"reference_id": r["reference_id"], "image_id": image_id, "image_path": str(rel),
                              "block_id": sid, "city": s["city"], "country": s["country_code"],
@@ -170,34 +292,58 @@ def export_release(store: BenchmarkStore, out: str | Path, scores: list[dict] | 
             block[field] = galleries.get(sid, {}).get(kind) or ""
         blocks.append(block)
     gen_rows = []
+    by_id = {s["segment_id"]: s for s in segments}
     for (model, condition, sid), imgs in store.generated_panels().items():
         check_cancel(progress, "exporting generated images")
-        seg = next((s for s in segments if s["segment_id"] == sid), {})
+        seg = by_id.get(sid, {})
         for g in imgs:
             rel = Path("generations_v3") / model / condition / sid / f"{g['sample_index']:02d}.jpg"
-            _place(Path(g["abs_path"]), out / rel)
+            files.append((Path(g["abs_path"]), rel))
             gen_rows.append({"model": model, "block_id": sid, "city": seg.get("city"), "country": seg.get("country_code"),
                              "level": condition, "sample_index": g["sample_index"], "image_path": str(rel),
                              "seed": g["seed"] if g["seed"] is not None else "missing", "prompt": g["prompt"],
                              "prompt_meta": g["prompt_meta"], "image_origin": g["origin"],
                              "metadata_source": "geofidelity"})
-    atomic.write_json(out / MANIFEST, {"blocks": blocks})
-    _write_csv(out / BLOCKS_CSV, ["block_id", "city", "country", "street_name", "neighborhood",
-                                  "centroid_latitude", "centroid_longitude", "stratum"],
+    absent = [str(src) for src, _ in files if not src.is_file()]
+    if absent:
+        raise InputError(f"{len(absent)} image(s) the store {store.path} lists are missing on disk, e.g. "
+                         f"{', '.join(absent[:3])} — restore them (or run the stage that made them again) and "
+                         "export again; nothing was exported")
+    try:
+        with staged_folder(out, MANIFEST.as_posix()) as stage:
+            for i, (src, rel) in enumerate(files):
+                if i % 500 == 0:
+                    check_cancel(progress, "exporting images")
+                _place(src, stage, rel)
+            _write_tables(stage, blocks, ref_rows, gen_rows, scores)
+            atomic.write_json(stage.path(MANIFEST.as_posix()), {"blocks": blocks})
+    except (OSError, OutputError) as exc:
+        cause = exc if isinstance(exc, OSError) else exc.__cause__
+        reason = describe_os_error(cause, "-").split(": ", 1)[1] if isinstance(cause, OSError) else str(exc)
+        raise OutputError(f"cannot write the release {out}: {reason}; nothing was published (an earlier "
+                          "export there is unchanged)") from None
+    return out
+
+
+def _write_tables(stage: StagedFolder, blocks: list[dict], ref_rows: list[dict], gen_rows: list[dict],
+                  scores: list[dict] | None) -> None:
+    _write_csv(stage.path(BLOCKS_CSV.as_posix()), ["block_id", "city", "country", "street_name", "neighborhood",
+                                                   "centroid_latitude", "centroid_longitude", "stratum"],
                [{"block_id": b["block_id"], "city": b["city"], "country": b["country"],
                  "street_name": b["street_name"], "neighborhood": b["neighborhood"],
                  "centroid_latitude": b["centroid"][0], "centroid_longitude": b["centroid"][1],
                  "stratum": b["stratum"]} for b in blocks])
-    _write_csv(out / REFERENCE_CSV, ["reference_id", "image_id", "image_path", "block_id", "city", "country",
-                                     "lat", "lon", "captured_at_utc_ms"], ref_rows)
-    _write_csv(out / GENERATED_CSV, ["model", "block_id", "city", "country", "level", "sample_index", "image_path",
-                                     "seed", "prompt", "prompt_meta", "image_origin", "metadata_source"], gen_rows)
+    _write_csv(stage.path(REFERENCE_CSV.as_posix()), ["reference_id", "image_id", "image_path", "block_id", "city",
+                                                      "country", "lat", "lon", "captured_at_utc_ms"], ref_rows)
+    _write_csv(stage.path(GENERATED_CSV.as_posix()), ["model", "block_id", "city", "country", "level", "sample_index",
+                                                      "image_path", "seed", "prompt", "prompt_meta", "image_origin",
+                                                      "metadata_source"], gen_rows)
     if scores:
-        _write_csv(out / SCORES_CSV, ["method", "level", "block_id", "cos_sim", "dcsf", "mmd", "gaas",
-                                      "retrieval_acc", "mrr", "chance_adjusted_top1", "margin_hard", "margin_mean"],
+        _write_csv(stage.path(SCORES_CSV.as_posix()), ["method", "level", "block_id", "cos_sim", "dcsf", "mmd", "gaas",
+                                                       "retrieval_acc", "mrr", "chance_adjusted_top1", "margin_hard",
+                                                       "margin_mean"],
                    [{"method": r["model"], "level": r["condition"], "block_id": r["segment_id"],
                      "cos_sim": r.get("cos_sim"), "dcsf": r.get("dcsf"), "mmd": r.get("mmd2"),
                      "gaas": r.get("gads"), "retrieval_acc": r.get("top1"), "mrr": r.get("reciprocal_rank"),
                      "chance_adjusted_top1": r.get("chance_adjusted_top1"), "margin_hard": r.get("margin_hard"),
                      "margin_mean": r.get("margin_mean")} for r in scores])
-    return out

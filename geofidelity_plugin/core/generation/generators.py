@@ -59,14 +59,52 @@ GENERATORS: dict[str, GeneratorSpec] = {spec.name: spec for spec in (
 
 
 def generator_spec(name: str) -> GeneratorSpec:
-    """The registered generator ``name`` (a registry key, or its hub id)."""
+    """The registered generator ``name`` (a registry key, or that model's hub id).
+
+    Other hub ids are not loaded by name: a model nobody registered has no known sampling
+    settings, so it runs as a local diffusers folder whose settings the user states."""
     if name in GENERATORS:
         return GENERATORS[name]
     for spec in GENERATORS.values():
         if spec.model_id == name:
             return spec
-    raise InputError(f"unknown generator {name!r}; known: {', '.join(GENERATORS)} — or add a local "
-                     "diffusers folder as a custom generator with its steps, guidance and dtype")
+    if "/" in str(name):
+        raise InputError(f"generator {name!r} looks like a hub id, but only the registered generators are "
+                         f"loaded by name ({', '.join(GENERATORS)}). To use another hub model, download it to a "
+                         f"folder (`huggingface-cli download {name} --local-dir FOLDER`), then give that folder "
+                         "with --custom-folder FOLDER, a name of your choice with --generator, and its --steps, "
+                         "--guidance and --dtype")
+    raise InputError(f"unknown generator {name!r}; registered: {', '.join(GENERATORS)} — or a local diffusers "
+                     "folder with --custom-folder (and a name of your choice), with its steps, guidance and dtype")
+
+
+#: sampling settings of a custom folder when the user gives none (the command line's defaults)
+CUSTOM_DEFAULTS = {"steps": 30, "guidance": 5.0, "dtype": "fp16", "resolution": 1024}
+
+
+def resolve_generator(name: str, custom_folder: str | Path | None = None, steps=None, guidance=None,
+                      dtype=None, resolution=None) -> GeneratorSpec:
+    """The generator of a run, checked before anything is loaded: a registered name (or its hub
+    id) with the protocol's settings, or a local diffusers folder (``custom_folder``) run under
+    ``name`` with the settings given (``CUSTOM_DEFAULTS`` for those left out).
+
+    Settings are validated whichever the case; giving them with a registered generator is an
+    error rather than being silently ignored."""
+    given = {k: v for k, v in (("steps", steps), ("guidance", guidance), ("dtype", dtype),
+                               ("resolution", resolution)) if v is not None}
+    settings = {**CUSTOM_DEFAULTS, **given}
+    check_settings(settings["steps"], settings["guidance"], settings["resolution"], settings["dtype"])
+    if custom_folder:
+        return custom_generator(name, custom_folder, settings["steps"], settings["guidance"], settings["dtype"],
+                                settings["resolution"])
+    spec = generator_spec(name)
+    if given:
+        listed = " ".join(f"--{k} {v}" for k, v in given.items())
+        raise InputError(f"the sampling settings given ({listed}) apply only to a custom diffusers folder "
+                         f"(--custom-folder); {spec.name} runs with the protocol's settings ({spec.steps} steps, "
+                         f"guidance {spec.guidance}, {spec.dtype}, {spec.resolution} px) — leave them out, or "
+                         "run a local copy of the model with --custom-folder and a name of your choice")
+    return spec
 
 
 def custom_generator(name: str, folder: str | Path, steps: int, guidance: float, dtype: str,

@@ -59,7 +59,9 @@ def import_generated_folder(folder: str | Path, store: BenchmarkStore, model_nam
                          f"({_layout_text(model_name)})")
     root = Path(folder).expanduser()
     if not root.is_dir():
-        raise InputError(f"folder of generated images not found: {root}")
+        what = "is a file, not a folder" if root.exists() else "not found"
+        raise InputError(f"folder of generated images {root} {what} — give the folder that holds the images "
+                         f"({_layout_text(model_name)})")
     known_segments = {s["segment_id"] for s in store.segments()}
     if not known_segments:
         raise InputError(f"the benchmark store {store.path.name} has no segments; build or import the "
@@ -77,7 +79,7 @@ def import_generated_folder(folder: str | Path, store: BenchmarkStore, model_nam
     for model, model_root in model_roots.items():
         check_cancel(progress, "reading the folder of generated images")
         _scan_model(model, model_root, known_segments, found, problems)
-    problems.raise_if_any(root, model_name)
+    problems.raise_if_any(root, model_name, len(found))
     if not found:
         raise InputError(f"no images found under {root}; {_layout_text(model_name)}")
 
@@ -121,16 +123,20 @@ class _Problems:
         self.conditions: set[str] = set()
         self.segments: set[str] = set()
         self.files: list[str] = []
+        self.unreadable: list[str] = []
 
-    def raise_if_any(self, root: Path, model_name: str | None) -> None:
-        parts = []
+    def raise_if_any(self, root: Path, model_name: str | None, images: int) -> None:
+        parts = [] if images else ["no images found"]
         if self.conditions:
             parts.append("unknown condition folder(s): " + _listing(self.conditions))
         if self.segments:
             parts.append("segment id(s) not in the benchmark store: " + _listing(self.segments))
         if self.files:
             parts.append("misplaced or misnamed file(s): " + _listing(self.files))
-        if parts:
+        if self.unreadable:
+            parts.append("file(s) that are not an image or are damaged (re-save or remove them): "
+                         + _listing(self.unreadable))
+        if len(parts) > (0 if images else 1):
             raise InputError(f"cannot import {root}: " + "; ".join(parts) + f". {_layout_text(model_name)}")
 
 
@@ -174,7 +180,21 @@ def _scan_model(model: str, model_root: Path, known_segments: set[str], found: d
                     problems.files.append(str(image.relative_to(model_root.parent))
                                           + (" (a second file for this sample)" if sample is not None else ""))
                     continue
+                if not _is_image(image):
+                    problems.unreadable.append(str(image.relative_to(model_root.parent)))
+                    continue
                 found[key] = image
+
+
+def _is_image(path: Path) -> bool:
+    """The file opens as an image (only its header is read)."""
+    from PIL import Image
+
+    try:
+        with Image.open(path) as img:
+            return img.width > 0 and img.height > 0
+    except (OSError, ValueError, SyntaxError, Image.DecompressionBombError):
+        return False
 
 
 def _sample_index(path: Path) -> int | None:
@@ -196,6 +216,16 @@ def _read_sidecars(root: Path, model_roots: dict[str, Path], model_name: str | N
 
 
 def _read_sidecar(path: Path, model: str | None) -> dict:
+    try:
+        return _parse_sidecar(path, model)
+    except UnicodeDecodeError:
+        raise InputError(f"{path} is not UTF-8 text — save it as CSV UTF-8 (columns "
+                         f"{', '.join(SIDECAR_COLUMNS)})") from None
+    except csv.Error as exc:
+        raise InputError(f"{path} is not a readable CSV ({exc}) — save it as CSV UTF-8") from None
+
+
+def _parse_sidecar(path: Path, model: str | None) -> dict:
     with open(path, newline="", encoding="utf-8-sig") as fh:
         reader = csv.DictReader(fh)
         columns = [c.strip() for c in reader.fieldnames or []]
@@ -205,7 +235,7 @@ def _read_sidecar(path: Path, model: str | None) -> dict:
                              f"columns {', '.join(SIDECAR_COLUMNS)} (and optionally model)")
         out = {}
         for line, raw in enumerate(reader, start=2):
-            row = {(k or "").strip(): (v or "").strip() for k, v in raw.items()}
+            row = {k.strip(): (v or "").strip() for k, v in raw.items() if k is not None}
             try:
                 sample = int(row["sample_index"])
                 seed = None if row.get("seed", "").lower() in ("", "missing", "none", "nan") else int(row["seed"])

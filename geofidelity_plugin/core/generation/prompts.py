@@ -73,6 +73,9 @@ class PromptTemplates:
     def from_mapping(cls, mapping: Mapping[str, str] | None) -> "PromptTemplates":
         """Templates from ``{"L0": …, "L1": …, "L2": …, "suffix": …}``; missing keys keep the
         protocol defaults."""
+        if mapping is not None and not isinstance(mapping, Mapping):
+            raise InputError(f"prompt templates must be a JSON object with keys L0, L1, L2 and/or suffix, "
+                             f"not a {type(mapping).__name__}")
         if not mapping:
             return cls()
         known = {"l0", "l1", "l2", "suffix"}
@@ -81,6 +84,19 @@ class PromptTemplates:
             raise InputError(f"unknown prompt template key(s) {', '.join(map(repr, unknown))}; "
                              "use L0, L1, L2 and suffix")
         return cls(**{str(k).lower(): v for k, v in mapping.items()})
+
+    @classmethod
+    def from_json(cls, text: str | None) -> "PromptTemplates | None":
+        """Templates from the JSON text a user typed (``None`` for no text)."""
+        if text is None or not str(text).strip():
+            return None
+        try:
+            data = json.loads(text)
+        except ValueError as exc:
+            raise InputError(f"prompt templates are not valid JSON ({exc}) — give a JSON object such as "
+                             '{"L1": "A photo on {street} in the {neighborhood} district of {city}, {country}."}'
+                             ) from None
+        return cls.from_mapping(data)
 
     def template(self, condition: str) -> str:
         """The template a condition renders with: controls share the L1 sentence shape."""

@@ -8,8 +8,9 @@ from pathlib import Path
 from ..errors import InputError
 from ..evaluation.store import BenchmarkStore
 from ..progress import NullProgress, Progress, SubProgress
-from .generators import custom_generator, generator_spec, make_runner
-from .prompts import CONDITIONS, build_prompts
+from ..output_paths import check_output_folder
+from .generators import make_runner, resolve_generator
+from .prompts import CONDITIONS, PromptTemplates, build_prompts
 
 
 def generate_store(store: BenchmarkStore, generator: str, samples: int = 4, seed: int = 0,
@@ -18,16 +19,24 @@ def generate_store(store: BenchmarkStore, generator: str, samples: int = 4, seed
                    progress: Progress | None = None):
     """Generate ``samples`` images per (segment, condition) with a registered generator (its
     registry name or hub id) or a custom local diffusers folder (``custom``: folder, steps,
-    guidance, dtype[, resolution]). Returns the runner's result and the skipped prompts."""
+    guidance, dtype[, resolution]). Returns the runner's result and the skipped prompts.
+
+    Every option (generator, settings, templates, samples, output folder) is checked before
+    the store is read and before any model is loaded; ``custom`` without a folder carries
+    settings given for a registered generator, which are refused (see
+    :func:`~.generators.resolve_generator`)."""
     progress = progress or NullProgress()
+    custom = dict(custom or {})
+    spec = resolve_generator(generator, custom.get("folder"), custom.get("steps"), custom.get("guidance"),
+                             custom.get("dtype"), custom.get("resolution"))
+    if not isinstance(templates, PromptTemplates):
+        templates = PromptTemplates.from_mapping(templates)
+    if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
+        raise InputError(f"samples must be a whole number ≥ 1, not {samples!r}")
+    check_output_folder(out_dir if out_dir else store.root / "generations", "generations folder")
     segments = store.segments()
     if not segments:
         raise InputError(f"{store.path.name} has no segments — select segments or import a release first")
-    if custom:
-        spec = custom_generator(generator, custom["folder"], custom["steps"], custom["guidance"],
-                                custom["dtype"], custom.get("resolution", 1024))
-    else:
-        spec = generator_spec(generator)
     prompts = build_prompts(segments, templates, seed, conditions, SubProgress(progress, 0, 5))
     for skipped in prompts.skipped:
         progress.warning(f"{skipped.segment_id} {skipped.condition}: no prompt ({skipped.reason})")

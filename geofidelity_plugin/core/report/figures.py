@@ -182,23 +182,28 @@ def paired_deltas(deltas: Sequence[dict], out_path: str | Path) -> Path:
 def read_segment_layer(gpkg: str | Path, layer: str = "segment_scores") -> list[dict]:
     """Centroid lon/lat and properties of every feature of the per-segment score layer."""
     import fiona
+    import fiona.errors
     from shapely.geometry import shape
 
     gpkg = Path(gpkg)
-    if not gpkg.exists() or layer not in fiona.listlayers(gpkg):
-        raise FigureSkipped(f"{gpkg.name} has no {layer!r} layer (evaluate was run without a "
-                            "model and condition for the map)")
-    out = []
-    with fiona.open(gpkg, layer=layer) as src:
-        for feature in src:
-            props = dict(feature["properties"])
-            geom = shape(feature["geometry"]) if feature["geometry"] else None
-            if geom is None or geom.is_empty:
-                continue
-            centre = geom.centroid
-            props.update(lon=centre.x, lat=centre.y,
-                         line=list(geom.coords) if geom.geom_type == "LineString" else None)
-            out.append(props)
+    try:
+        if not gpkg.exists() or layer not in fiona.listlayers(gpkg):
+            raise FigureSkipped(f"{gpkg.name} has no {layer!r} layer (evaluate was run without a "
+                                "model and condition for the map)")
+        out = []
+        with fiona.open(gpkg, layer=layer) as src:
+            for feature in src:
+                props = dict(feature["properties"])
+                geom = shape(feature["geometry"]) if feature["geometry"] else None
+                if geom is None or geom.is_empty:
+                    continue
+                centre = geom.centroid
+                props.update(lon=centre.x, lat=centre.y,
+                             line=list(geom.coords) if geom.geom_type == "LineString" else None)
+                out.append(props)
+    except (fiona.errors.FionaError, OSError, ValueError, KeyError, AttributeError) as exc:
+        raise FigureSkipped(f"{gpkg.name} cannot be read ({type(exc).__name__}: {exc}); run evaluate again to "
+                            "rewrite it") from None
     return out
 
 

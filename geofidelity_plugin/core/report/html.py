@@ -9,96 +9,25 @@ a picture of stand-in numbers is never mistaken for a result.
 """
 from __future__ import annotations
 
-import csv
 import html
-import io
 import json
 import logging
 import os
 import struct
-from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote
 
-from .. import atomic
-from ..errors import InputError
+from ..atomic import staged_folder
+from ..errors import GeoFidelityError, OutputError, describe_os_error
+from ..output_paths import check_output_file
 from . import figures as fig
+from .evaluation_folder import (MANIFEST, PER_PANEL, REQUIRED, TABLES, TEXT_COLUMNS, Evaluation,  # noqa: F401
+                                load_evaluation, read_csv)
 
 log = logging.getLogger("geofidelity")
 
-MANIFEST = "evaluation.manifest.json"
-PER_PANEL = "per_panel_scores.csv"
-REQUIRED = (MANIFEST, PER_PANEL)
-TABLES = ("by_condition", "by_model_L1", "deltas", "city_balanced", "clip_check")
 FIGURE_DIR = "report_figures"
-_TEXT_COLUMNS = {"model", "condition", "segment_id", "city", "country_code", "delta", "metric",
-                 "image_path", "reason", "street_name", "neighbourhood"}
-_FIX = ("run the evaluate stage first (`python -m geofidelity_plugin evaluate --store STORE --out FOLDER` "
-        "or the plugin's Evaluate algorithm) and give its output folder")
-
-
-@dataclass
-class Evaluation:
-    """Everything the report shows, read from one evaluation folder."""
-
-    folder: Path
-    manifest: dict
-    rows: list[dict]
-    tables: dict[str, list[dict]]
-    failed: list[dict]
-    missing: list[str] = field(default_factory=list)
-
-    @property
-    def stand_in(self) -> str | None:
-        return self.manifest.get("stand_in") or None
-
-
-def _typed(column: str, value: str):
-    if value == "" or value is None:
-        return None
-    if column in _TEXT_COLUMNS:
-        return value
-    if value in ("True", "False"):
-        return value == "True"
-    for kind in (int, float):
-        try:
-            return kind(value)
-        except ValueError:
-            pass
-    return value
-
-
-def read_csv(path: Path) -> list[dict]:
-    """Rows of one of the evaluation's CSVs with numbers as numbers; ``(no rows)`` → []."""
-    text = path.read_text(encoding="utf-8")
-    if not text.strip() or text.strip() == "(no rows)":
-        return []
-    return [{k: _typed(k, v) for k, v in row.items()} for row in csv.DictReader(io.StringIO(text))]
-
-
-def load_evaluation(evaluation_dir: str | Path) -> Evaluation:
-    folder = Path(evaluation_dir)
-    if not folder.is_dir():
-        raise InputError(f"evaluation folder {folder} does not exist — {_FIX}")
-    missing = [name for name in REQUIRED if not (folder / name).is_file()]
-    if missing:
-        raise InputError(f"{folder} is not an evaluation folder: {', '.join(missing)} missing — {_FIX}")
-    try:
-        manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise InputError(f"{folder / MANIFEST} is not valid JSON ({exc}) — {_FIX} again") from None
-    rows = read_csv(folder / PER_PANEL)
-    if not rows:
-        raise InputError(f"{folder / PER_PANEL} has no scored panel — {_FIX}")
-    absent = [f"table_{n}.csv" for n in TABLES if not (folder / f"table_{n}.csv").is_file()]
-    tables = {n: [] if f"table_{n}.csv" in absent else read_csv(folder / f"table_{n}.csv") for n in TABLES}
-    failed_csv = folder / "failed_images.csv"
-    if failed_csv.is_file():
-        failed = read_csv(failed_csv)
-    else:
-        failed = [{"image_path": p, "reason": r} for p, r in
-                  sorted((manifest.get("outputs", {}).get("failed_images") or {}).items())]
-    return Evaluation(folder, manifest, rows, tables, failed, absent)
+_TEXT_COLUMNS = TEXT_COLUMNS
 
 
 # ------------------------------------------------------------------ formatting
@@ -306,13 +235,13 @@ def _png_size(path: Path) -> tuple[int, int]:
     return struct.unpack(">II", path.read_bytes()[16:24])  # IHDR width, height
 
 
-def _figure_html(made: dict[str, Path | str], html_dir: Path) -> str:
+def _figure_html(made: dict[str, Path | str]) -> str:
     parts = []
     for name, title, caption in FIGURES:
         result = made.get(name)
         parts.append(f'<h3 id="figure-{name}">{esc(title)}</h3>')
         if isinstance(result, Path):
-            src = quote(Path(os.path.relpath(result, html_dir)).as_posix())
+            src = quote(f"{FIGURE_DIR}/{result.name}")  # the figures folder is always beside the page
             width, height = _png_size(result)
             parts.append(f'<figure><img src="{esc(src)}" alt="{esc(title)}" width="{width}" height="{height}">'
                          f"<figcaption>{esc(caption)}</figcaption></figure>")
@@ -376,7 +305,7 @@ def render(ev: Evaluation, made: dict[str, Path | str], html_dir: Path, title: s
         f"<header><h1>{esc(title)}</h1><p>Evaluation folder <code>{esc(ev.folder)}</code></p>{banner}</header>",
         f"<main><section><h2>Run</h2>{_facts(ev)}{missing}</section>",
         f"<section><h2>Tables</h2>{_tables(ev)}</section>",
-        f"<section><h2>Figures</h2>{_figure_html(made, html_dir)}</section>",
+        f"<section><h2>Figures</h2>{_figure_html(made)}</section>",
         "<section><h2>Skipped and failed</h2>",
         _list_section("Skipped targets and panels", skipped, ["model", "condition", "segment_id", "reason"],
                       "Nothing was skipped."),
@@ -389,14 +318,37 @@ def render(ev: Evaluation, made: dict[str, Path | str], html_dir: Path, title: s
 
 def write_report(evaluation_dir: str | Path, out_html: str | Path | None = None, title: str | None = None) -> Path:
     """Write ``report.html`` (default: inside the evaluation folder) and its figures in
-    ``report_figures/`` beside it; returns the HTML path. PROTOCOL §6–§8."""
+    ``report_figures/`` beside it; returns the HTML path. PROTOCOL §6–§8.
+
+    The folder is checked (:func:`~.evaluation_folder.load_evaluation`) and the output path too
+    before any figure is drawn; the page and its figures are written into a hidden staging
+    folder and published together, the page last, so a failed or killed run leaves no partial
+    report and an earlier report stays as it was."""
     ev = load_evaluation(evaluation_dir)
-    out = Path(out_html) if out_html else ev.folder / "report.html"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    fig_dir = out.parent / FIGURE_DIR
-    fig_dir.mkdir(exist_ok=True)
-    made = _make_figures(ev, fig_dir)
+    out = check_output_file(out_html if out_html else ev.folder / "report.html", "report")
     title = title or "GeoFidelity evaluation report" + (" (STAND-IN data)" if ev.stand_in else "")
-    atomic.write_text(out, render(ev, made, out.parent.resolve(), title))
+    try:
+        with staged_folder(out.parent, out.name) as stage:
+            fig_dir = stage.staging / FIGURE_DIR
+            fig_dir.mkdir()
+            made = _make_figures(ev, fig_dir)
+            page = render(ev, made, out.parent.resolve(), title).encode("utf-8")
+            stage.path(out.name).write_bytes(page)
+    except (OSError, OutputError) as exc:
+        raise _not_written(out, exc) from None
+    for name, result in made.items():
+        if not isinstance(result, Path):  # never leave a stale figure of an earlier run beside the page
+            (out.parent / FIGURE_DIR / f"{name}.png").unlink(missing_ok=True)
     log.info("report written: %s", out)
     return out
+
+
+def _not_written(out: Path, exc: Exception) -> GeoFidelityError:
+    """The write failure named by the report's path (not the staging folder's)."""
+    cause = exc if isinstance(exc, OSError) else exc.__cause__
+    if isinstance(cause, OSError):
+        reason = describe_os_error(cause, "-").split(": ", 1)[1]
+    else:
+        reason = str(exc)
+    return OutputError(f"cannot write the report {out}: {reason}; nothing was written (an earlier report "
+                       "there is unchanged)")

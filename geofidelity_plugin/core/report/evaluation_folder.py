@@ -1,0 +1,152 @@
+"""Read and check the evaluation folder a report is made of (docs/method.md, "Errors and exit
+codes").
+
+The evaluate stage writes its manifest (``evaluation.manifest.json``) last: a folder without it
+is incomplete (evaluate failed or was killed) and is refused, as is a folder that is not an
+evaluation folder at all. Every CSV is checked before anything is drawn: it must be UTF-8 text,
+not empty, every row as wide as the header, and hold the columns the report reads. Each
+failure is an :class:`~geofidelity_plugin.core.errors.InputError` that names the file, what is
+wrong, and the fix (run evaluate again).
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..errors import InputError
+
+MANIFEST = "evaluation.manifest.json"
+PER_PANEL = "per_panel_scores.csv"
+FAILED = "failed_images.csv"
+REQUIRED = (MANIFEST, PER_PANEL)
+TABLES = ("by_condition", "by_model_L1", "deltas", "city_balanced", "clip_check")
+#: the columns the report reads from each CSV (others are shown when present)
+COLUMNS = {
+    PER_PANEL: ("model", "condition", "segment_id", "city", "is_anchor", "cos_sim", "top1", "margin_hard"),
+    "table_by_condition.csv": ("condition",),
+    "table_by_model_L1.csv": ("model",),
+    "table_deltas.csv": ("delta", "metric", "mean"),
+    "table_city_balanced.csv": ("condition",),
+    "table_clip_check.csv": (),
+    FAILED: ("image_path", "reason"),
+}
+TEXT_COLUMNS = {"model", "condition", "segment_id", "city", "country_code", "delta", "metric",
+                "image_path", "reason", "street_name", "neighbourhood"}
+_EVALUATE = "`python -m geofidelity_plugin evaluate --store STORE --out FOLDER` or the plugin's Evaluate algorithm"
+FIX = f"run the evaluate stage first ({_EVALUATE}) and give its output folder"
+
+
+def again(folder: Path) -> str:
+    return f"run evaluate again ({_EVALUATE.replace('FOLDER', str(folder))}) to rewrite the folder"
+
+
+@dataclass
+class Evaluation:
+    """Everything the report shows, read from one evaluation folder."""
+
+    folder: Path
+    manifest: dict
+    rows: list[dict]
+    tables: dict[str, list[dict]]
+    failed: list[dict]
+    missing: list[str] = field(default_factory=list)
+
+    @property
+    def stand_in(self) -> str | None:
+        return self.manifest.get("stand_in") or None
+
+
+def _typed(column: str, value: str):
+    if value == "" or value is None:
+        return None
+    if column in TEXT_COLUMNS:
+        return value
+    if value in ("True", "False"):
+        return value == "True"
+    for kind in (int, float):
+        try:
+            return kind(value)
+        except ValueError:
+            pass
+    return value
+
+
+def read_csv(path: Path, required: tuple[str, ...] | None = None) -> list[dict]:
+    """Rows of one of the evaluation's CSVs with numbers as numbers; ``(no rows)`` → [].
+
+    ``required``: the columns that must be in the header (default: those the report reads
+    from a file of that name)."""
+    path = Path(path)
+    required = COLUMNS.get(path.name, ()) if required is None else required
+    fix = again(path.parent)
+    try:
+        text = path.read_bytes().decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{path} is not UTF-8 text (undecodable byte at position {exc.start}): it was changed "
+                         f"after evaluate wrote it — {fix}") from None
+    if not text.strip():
+        raise InputError(f"{path} is empty — {fix}")
+    if text.strip() == "(no rows)":
+        return []
+    try:
+        reader = csv.reader(io.StringIO(text))
+        header = [h.strip() for h in next(reader)]
+        missing = [c for c in required if c not in header]
+        if missing:
+            raise InputError(f"{path} lacks the column(s) {', '.join(missing)} the report needs (its columns: "
+                             f"{', '.join(header[:12])}{' …' if len(header) > 12 else ''}) — it was edited or "
+                             f"written by another tool; {fix}")
+        rows = []
+        for cells in reader:
+            if not cells:
+                continue
+            if len(cells) != len(header):
+                raise InputError(f"{path} line {reader.line_num} has {len(cells)} cells but the header has "
+                                 f"{len(header)} columns — {fix}")
+            rows.append({k: _typed(k, v) for k, v in zip(header, cells)})
+    except csv.Error as exc:
+        raise InputError(f"{path} is not a readable CSV ({exc}) — {fix}") from None
+    return rows
+
+
+def _is_incomplete(folder: Path) -> bool:
+    """Traces of a run of evaluate that did not finish."""
+    return any(folder.glob(".geofidelity-partial-*")) or any(
+        (folder / name).exists() for name in (PER_PANEL, "evaluation.gpkg", "tables.md", FAILED)) \
+        or any(folder.glob("table_*.csv"))
+
+
+def load_evaluation(evaluation_dir: str | Path) -> Evaluation:
+    """Read and check an evaluation folder; refuse an incomplete or foreign one."""
+    folder = Path(evaluation_dir).expanduser()
+    if not folder.is_dir():
+        what = "is a file, not a folder" if folder.exists() else "does not exist"
+        raise InputError(f"evaluation folder {folder} {what} — {FIX}")
+    missing = [name for name in REQUIRED if not (folder / name).is_file()]
+    if missing and _is_incomplete(folder):
+        raise InputError(f"evaluation folder {folder} is incomplete: {', '.join(missing)} missing (evaluate "
+                         f"failed or was interrupted before it finished) — {again(folder)}")
+    if missing:
+        raise InputError(f"{folder} is not an evaluation folder: {', '.join(missing)} missing — {FIX}")
+    try:
+        manifest = json.loads((folder / MANIFEST).read_bytes().decode("utf-8"))
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise InputError(f"{folder / MANIFEST} is not valid JSON ({exc}) — {again(folder)}") from None
+    if not isinstance(manifest, dict):
+        raise InputError(f"{folder / MANIFEST} is not an evaluation manifest (a JSON object, not "
+                         f"{type(manifest).__name__}) — {again(folder)}")
+    rows = read_csv(folder / PER_PANEL)
+    if not rows:
+        raise InputError(f"{folder / PER_PANEL} has no scored panel — {again(folder)}")
+    absent = [f"table_{n}.csv" for n in TABLES if not (folder / f"table_{n}.csv").is_file()]
+    tables = {n: [] if f"table_{n}.csv" in absent else read_csv(folder / f"table_{n}.csv") for n in TABLES}
+    failed_csv = folder / FAILED
+    if failed_csv.is_file():
+        failed = read_csv(failed_csv)
+    else:
+        listed = (manifest.get("outputs") or {}).get("failed_images")
+        failed = [{"image_path": p, "reason": r} for p, r in sorted(listed.items())] if isinstance(listed, dict) else []
+    return Evaluation(folder, manifest, rows, tables, failed, absent)
