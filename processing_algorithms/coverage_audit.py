@@ -40,10 +40,12 @@ class CoverageAuditAlgorithm(QgsProcessingAlgorithm):
     @user_errors
     def processAlgorithm(self, parameters, context, feedback):  # noqa: N802
         from geofidelity_plugin.core.evaluation.store import BenchmarkStore
+        from geofidelity_plugin.core.output_paths import check_output_file
         from geofidelity_plugin.core.reference_panels.layers import write_coverage_gpkg
         from geofidelity_plugin.core.reference_panels.workflow import coverage_store
 
         output = self.parameterAsFileOutput(parameters, self.OUTPUT, context)
+        run_core(check_output_file, output, "coverage GeoPackage")  # before the long work
         with BenchmarkStore(self.parameterAsFile(parameters, self.STORE, context), create=False) as store:
             coverage = run_core(coverage_store, store, self.parameterAsDouble(parameters, self.RADIUS, context),
                                 FeedbackProgress(feedback))

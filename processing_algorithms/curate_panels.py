@@ -67,6 +67,7 @@ class CuratePanelsAlgorithm(QgsProcessingAlgorithm):
     def processAlgorithm(self, parameters, context, feedback):  # noqa: N802
         from geofidelity_plugin.core.evaluation.store import BenchmarkStore
         from geofidelity_plugin.core.manifest import build_manifest, write_manifest
+        from geofidelity_plugin.core.output_paths import check_output_file
         from geofidelity_plugin.core.reference_panels.curate import CurationOptions
         from geofidelity_plugin.core.reference_panels.layers import write_images_gpkg
         from geofidelity_plugin.core.reference_panels.workflow import curate_store
@@ -80,6 +81,7 @@ class CuratePanelsAlgorithm(QgsProcessingAlgorithm):
             setattr(options, attr, int(value) if attr == "phash_radius" else value)
         run_core(options.validate)
         output = self.parameterAsFileOutput(parameters, self.OUTPUT, context)
+        run_core(check_output_file, output, "curated image points GeoPackage")  # before the long work
         with BenchmarkStore(self.parameterAsFile(parameters, self.STORE, context), create=False) as store:
             result = run_core(curate_store, store, options, self.parameterAsFile(parameters, self.AUDIT, context) or None,
                               progress=FeedbackProgress(feedback))

@@ -85,24 +85,30 @@ class FetchMapillaryAlgorithm(QgsProcessingAlgorithm):
     def processAlgorithm(self, parameters, context, feedback):  # noqa: N802
         from geofidelity_plugin.core.evaluation.store import BenchmarkStore
         from geofidelity_plugin.core.evaluation.workflow import load_segments_gpkg
+        from geofidelity_plugin.core.output_paths import check_output_file
+        from geofidelity_plugin.core.reference_panels.inputs import read_segments_checked
         from geofidelity_plugin.core.reference_panels.layers import write_images_gpkg
         from geofidelity_plugin.core.reference_panels.mapillary import MapillaryClient, token_from_env
         from geofidelity_plugin.core.reference_panels.workflow import fetch_store
 
+        # the output and the segments first: before the store is opened or a request is sent
+        output = run_core(check_output_file, self.parameterAsFileOutput(parameters, self.OUTPUT, context),
+                          "image points GeoPackage")
+        segments_path = self.parameterAsFile(parameters, self.SEGMENTS, context)
+        segments = run_core(read_segments_checked, segments_path) if segments_path else None
         token = token_from_authcfg(self.parameterAsString(parameters, self.AUTH, context)) or run_core(token_from_env)
         client = MapillaryClient(token, base_url=self.parameterAsString(parameters, self.BASE_URL, context),
                                  max_workers=self.parameterAsInt(parameters, self.WORKERS, context),
                                  requests_per_second=self.parameterAsDouble(parameters, self.RATE, context))
         store_path = self.parameterAsFile(parameters, self.STORE, context)
-        output = self.parameterAsFileOutput(parameters, self.OUTPUT, context)
         with client, BenchmarkStore(store_path) as store:
-            segments = self.parameterAsFile(parameters, self.SEGMENTS, context)
             if segments:
                 run_core(load_segments_gpkg, store, segments)
             client.cache_dir = store.root / "mapillary"
             totals = run_core(fetch_store, store, client, self.parameterAsDouble(parameters, self.BUFFER, context),
                               self.parameterAsDouble(parameters, self.STEP, context), FeedbackProgress(feedback))
-            write_images_gpkg(output, store.candidates())
+            run_core(write_images_gpkg, output, store.candidates())
+        output = str(output)
         feedback.pushInfo(", ".join(f"{k}: {v}" for k, v in totals.items()) +
                           f"; API requests {client.api_requests}, image requests {client.image_requests}")
         load_on_completion(context, f"{output}|layername=reference_images", "GeoFidelity Mapillary images",

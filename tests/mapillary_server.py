@@ -6,8 +6,9 @@ milliseconds, only the requested fields), truncating at ``limit`` so that full b
 ``GET /<id>?fields=thumb_1024_url`` with a newly signed URL; and ``GET /thumbs/<id>.jpg`` with
 real JPEG bytes made by Pillow. Switches reproduce the failures seen from the real service:
 a refused token (OAuthException 190), "Application request limit reached" (429), "Please reduce
-the amount of data" (500), slow and truncated answers, truncated JPEGs and expired URLs. Every
-request is counted by kind.
+the amount of data" (500), slow and truncated answers, truncated JPEGs and expired URLs, and a
+broken image CDN (an HTML page instead of every JPEG, every image cut off, every URL refused).
+Every request is counted by kind.
 """
 from __future__ import annotations
 
@@ -115,6 +116,11 @@ class FakeMapillary:
         self.expire_first = False         # the first URL of every image gets 403
         self.expire_always = False
         self.stale_oe = False             # search URLs carry an ``oe`` in the past
+        # every image answer fails: "html" (a proxy's 200 page), "truncated" (cut connection),
+        # "forbidden" (403 even for renewed URLs); ``cdn_fault_ids`` limits it to those images
+        self.cdn_fault: str | None = None
+        self.cdn_fault_ids: set[str] | None = None
+        self.cdn_base_url: str | None = None  # thumbnail URLs point here (e.g. a closed port)
         # records
         self.counts: Counter = Counter()
         self.image_counts: Counter = Counter()
@@ -162,7 +168,7 @@ class FakeMapillary:
     def thumb_url(self, image_id: str) -> str:
         generation = self._generation[image_id]
         expiry = int(time.time()) + (-3600 if self.stale_oe and generation == 0 else 3600)
-        return (f"{self.base_url}/thumbs/{image_id}.jpg?stp=s1024x768&_nc_cat=1&ccb=1-7&"
+        return (f"{self.cdn_base_url or self.base_url}/thumbs/{image_id}.jpg?stp=s1024x768&_nc_cat=1&ccb=1-7&"
                 f"oh=00_{hashlib.md5(image_id.encode()).hexdigest()[:20]}&oe={expiry:X}"
                 f"&gen={generation}")
 
@@ -176,7 +182,7 @@ class FakeMapillary:
         if self.take("rate_limit_next"):
             return 429, RATE_ERROR, ({"Retry-After": self.retry_after} if self.retry_after else {})
         if self.take("server_errors_next"):
-            return 500, self.server_error, {}
+            return 500, self.server_error, ({"Retry-After": self.retry_after} if self.retry_after else {})
         if path == "/images":
             return self.search(query)
         image_id = path.strip("/")
@@ -270,6 +276,16 @@ class _Handler(BaseHTTPRequestHandler):
             self.send(403, b"URL signature expired", "text/plain")
             return
         data = fake.jpegs[image_id]
+        if fake.cdn_fault and (fake.cdn_fault_ids is None or image_id in fake.cdn_fault_ids):
+            fake.count(f"image_{fake.cdn_fault}")
+            if fake.cdn_fault == "html":
+                self.send(200, b"<!doctype html><html><body>Blocked by your network's web filter"
+                          b"</body></html>", "text/html; charset=utf-8")
+            elif fake.cdn_fault == "forbidden":
+                self.send(403, b"URL signature expired", "text/plain")
+            else:
+                self.send(200, data, "image/jpeg", cut=len(data) // 2)
+            return
         mode = fake.truncate_jpeg_first
         with fake._lock:
             first = mode is not None and image_id not in fake._truncated

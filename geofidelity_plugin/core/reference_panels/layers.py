@@ -1,5 +1,8 @@
 """GeoPackage layers of stage 2: the image points with every curation field and status, the
-per-segment coverage lines, and the coverage gaps (PROTOCOL §2; written atomically)."""
+per-segment coverage lines, and the coverage gaps (PROTOCOL §2).
+
+Each GeoPackage is built in memory and then written atomically as plain bytes: a disk that fills
+up fails that one write, which names the output, and leaves no half-written SQLite file behind."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -18,8 +21,8 @@ _SKIP = {"record", "measures", "abs_path", "record_json", "measures_json"}
 def write_images_gpkg(path: str | Path, candidates: list[dict]) -> Path:
     """One point per (segment, image): status (kept / rejected / capped / fetched), the first
     failing tier and its reason, every measured value, capture time, compass angle, local path."""
-    import fiona
     from fiona.crs import CRS
+    from fiona.io import MemoryFile
 
     rows = []
     for c in candidates:
@@ -33,33 +36,34 @@ def write_images_gpkg(path: str | Path, candidates: list[dict]) -> Path:
         rows.append(row)
     keys = list(dict.fromkeys(k for r in rows for k in r if k not in ("lon", "lat")))
     schema = {"geometry": "Point", "properties": {k: field_type([r.get(k) for r in rows]) for k in keys}}
-    with atomic.atomic_path(path, suffix=".gpkg") as tmp:
-        with fiona.open(tmp, "w", driver="GPKG", layer=IMAGES_LAYER, crs=CRS.from_epsg(4326), schema=schema) as dst:
+    with MemoryFile(ext=".gpkg") as memory:
+        with memory.open(driver="GPKG", layer=IMAGES_LAYER, crs=CRS.from_epsg(4326), schema=schema) as dst:
             for r in rows:
                 dst.write({"geometry": mapping(Point(r["lon"], r["lat"])),
                            "properties": {k: field_value(r.get(k)) for k in keys}})
+        atomic.write_bytes(path, memory.read())
     return Path(path)
 
 
 def write_coverage_gpkg(path: str | Path, coverage: list[SegmentCoverage], segments: list[dict]) -> Path:
     """``coverage`` (segment lines + counts) and ``coverage_gaps`` (the uncovered stretches)."""
-    import fiona
     from fiona.crs import CRS
+    from fiona.io import MemoryFile
 
     lines = {s["segment_id"]: s for s in segments}
     attrs = [c.attributes() for c in coverage]
     props = {"street_name": "str", "city": "str", **{k: field_type([a[k] for a in attrs]) if attrs else "str"
                                                      for k in (attrs[0] if attrs else {})}}
-    with atomic.atomic_path(path, suffix=".gpkg") as tmp:
-        with fiona.open(tmp, "w", driver="GPKG", layer=COVERAGE_LAYER, crs=CRS.from_epsg(4326),
-                        schema={"geometry": "LineString", "properties": props}) as dst:
+    with MemoryFile(ext=".gpkg") as memory:
+        with memory.open(driver="GPKG", layer=COVERAGE_LAYER, crs=CRS.from_epsg(4326),
+                         schema={"geometry": "LineString", "properties": props}) as dst:
             for c, a in zip(coverage, attrs):
                 seg = lines[c.segment_id]
                 dst.write({"geometry": mapping(wkt.loads(seg["geometry_wkt"])),
                            "properties": {"street_name": seg.get("street_name"), "city": seg.get("city"), **a}})
-        with fiona.open(tmp, "w", driver="GPKG", layer=GAPS_LAYER, crs=CRS.from_epsg(4326),
-                        schema={"geometry": "LineString",
-                                "properties": {"segment_id": "str", "gap_m": "float", "street_name": "str"}}) as dst:
+        with memory.open(mode="w", driver="GPKG", layer=GAPS_LAYER, crs=CRS.from_epsg(4326),
+                         schema={"geometry": "LineString",
+                                 "properties": {"segment_id": "str", "gap_m": "float", "street_name": "str"}}) as dst:
             for c in coverage:
                 for gap in c.gaps:
                     from .coverage import LocalFrame  # metres of the gap in the segment's frame
@@ -67,4 +71,5 @@ def write_coverage_gpkg(path: str | Path, coverage: list[SegmentCoverage], segme
                     dst.write({"geometry": mapping(gap), "properties": {
                         "segment_id": c.segment_id, "street_name": lines[c.segment_id].get("street_name"),
                         "gap_m": round(frame.line_to_metric(list(gap.coords)).length, 1)}})
+        atomic.write_bytes(path, memory.read())
     return Path(path)

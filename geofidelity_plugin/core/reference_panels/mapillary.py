@@ -20,10 +20,8 @@ import json
 import logging
 import os
 import random
-import re
 import threading
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable
 from urllib.parse import quote, urlsplit
@@ -35,8 +33,11 @@ from .. import paths
 from ..errors import Cancelled, InputError, RemoteServiceError
 from ..manifest import __version__
 from ..progress import Progress, check_cancel
+from .api_errors import UNREACHED_ATTEMPTS, api_failure_message, connection_failure, graph_error
+from .breaker import FAILURE_BUDGET, FailureBreaker
 from .thumbnails import (DownloadResult, ThumbnailFailed, download_thumbnails,
                          retry_after_seconds)
+from .records import ImageRecord  # noqa: F401 (public here too)
 from .throttle import TokenBucket  # noqa: F401 (public here too)
 from .tiles import Box, split_box, tiles_along
 
@@ -50,7 +51,6 @@ MAX_LIMIT = 2000
 USER_AGENT = f"GeoFidelity-QGIS-plugin/{__version__} (reference panels; python-requests)"
 TOKEN_FIX = f"check {TOKEN_ENV} / the QGIS authentication config"
 _RATE_LIMIT_CODES = frozenset({4, 17, 32, 613})  # Graph API "request limit reached" family
-_ID_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,64}")  # ids become file names: nothing else passes
 _SLICE_S = 0.25
 _CONNECT_TIMEOUT_S = 10.0
 
@@ -60,76 +60,13 @@ class TooMuchData(RemoteServiceError):
 
 
 class TokenRejected(RemoteServiceError):
-    """Mapillary refused the access token (OAuthException 190 / HTTP 401); never retried."""
+    """Mapillary refused the access token (OAuthException 190 / HTTP 401 / 403); never retried."""
 
 
 class _Retryable(Exception):
-    def __init__(self, reason: str, retry_after: float | None = None):
+    def __init__(self, reason: str, retry_after: float | None = None, kind: str = "server"):
         super().__init__(reason)
-        self.reason, self.retry_after = reason, retry_after
-
-
-@dataclass(frozen=True)
-class ImageRecord:
-    """One Mapillary image as PROTOCOL §2 needs it. ``lon``/``lat`` are the computed (SfM)
-    position when Mapillary has one, else the original GPS position."""
-
-    image_id: str
-    captured_at_ms: int
-    compass_angle: float | None
-    lon: float
-    lat: float
-    original_lon: float | None
-    original_lat: float | None
-    is_pano: bool
-    camera_type: str | None
-    sequence: str | None
-    width: int | None
-    height: int | None
-    thumb_url: str | None
-    segment_id: str | None = None
-
-    @classmethod
-    def from_api(cls, item: dict, segment_id: str | None = None) -> "ImageRecord | None":
-        """Parse one Graph API item; ``None`` when it lacks a usable id, position or time."""
-        image_id = str(item.get("id") or "")
-        computed, original = _point(item.get("computed_geometry")), _point(item.get("geometry"))
-        position = computed or original
-        captured = item.get("captured_at")
-        if not _ID_PATTERN.fullmatch(image_id) or position is None or captured is None:
-            return None
-        try:
-            captured_ms = int(float(captured))
-        except (TypeError, ValueError):
-            return None
-        angle = item.get("compass_angle")
-        return cls(image_id=image_id, captured_at_ms=captured_ms,
-                   compass_angle=None if angle is None else float(angle),
-                   lon=position[0], lat=position[1],
-                   original_lon=original[0] if original else None,
-                   original_lat=original[1] if original else None,
-                   is_pano=bool(item.get("is_pano")), camera_type=item.get("camera_type"),
-                   sequence=item.get("sequence"), width=_int_or_none(item.get("width")),
-                   height=_int_or_none(item.get("height")),
-                   thumb_url=item.get("thumb_1024_url"), segment_id=segment_id)
-
-
-def _point(geometry) -> tuple[float, float] | None:
-    """``(lon, lat)`` of a GeoJSON Point, or ``None``."""
-    if not isinstance(geometry, dict) or geometry.get("type") != "Point":
-        return None
-    coords = geometry.get("coordinates") or ()
-    try:
-        return float(coords[0]), float(coords[1])
-    except (IndexError, TypeError, ValueError):
-        return None
-
-
-def _int_or_none(value) -> int | None:
-    try:
-        return None if value is None else int(value)
-    except (TypeError, ValueError):
-        return None
+        self.reason, self.retry_after, self.kind = reason, retry_after, kind
 
 
 def token_from_env() -> str:
@@ -150,6 +87,11 @@ class MapillaryClient:
     the server sent ``Retry-After``. ``sleep`` is injectable so tests record waits. Searches
     and downloads run on at most ``max_workers`` threads; API calls also pass a token bucket
     of ``requests_per_second``. Progress and cancel checks stay on the calling thread.
+
+    ``failure_budget`` image downloads failing the same way in a row (default
+    :data:`.breaker.FAILURE_BUDGET`, 8) stop the downloads with the likely cause instead of
+    retrying every image; ``None`` or ``0`` tries every image. An API that was never reached in
+    this run is tried only twice (a wrong URL or a missing network does not heal in a back-off).
     """
 
     def __init__(self, token: str, base_url: str = DEFAULT_BASE_URL, limit: int = MAX_LIMIT,
@@ -157,7 +99,8 @@ class MapillaryClient:
                  backoff_s: float = 1.0, timeout_s: float = 30, cache_dir: Path | None = None,
                  max_workers: int = 16, session: requests.Session | None = None,
                  sleep: Callable[[float], None] = time.sleep, seed: int | None = None,
-                 jitter: float = 0.25, max_split_depth: int = 6):
+                 jitter: float = 0.25, max_split_depth: int = 6,
+                 failure_budget: int | None = FAILURE_BUDGET):
         self._token = (token or "").strip()
         if not self._token or any(ch.isspace() or not ch.isprintable() for ch in self._token):
             raise InputError(f"the Mapillary access token is empty or holds spaces or control "
@@ -180,6 +123,8 @@ class MapillaryClient:
         self._bucket = TokenBucket(requests_per_second)
         self._lock = threading.Lock()
         self._counts = {"api": 0, "image": 0}
+        self._reached = False  # an HTTP answer came from the API in this run
+        self.breaker = FailureBreaker(failure_budget)
         if session is None:
             session = requests.Session()
             adapter = HTTPAdapter(pool_connections=4, pool_maxsize=max(10, self.max_workers))
@@ -247,21 +192,21 @@ class MapillaryClient:
 
     def _api_get(self, path: str, params: dict, stopped: Callable[[], bool], what: str,
                  split_on_too_much: bool = False) -> dict:
-        attempts, last = self.max_retries + 1, "no answer"
-        for attempt in range(attempts):
+        attempts, attempt, last, kind = self.max_retries + 1, 0, "no answer", "server"
+        while attempt < attempts:
             if stopped():
                 raise Cancelled(f"cancelled by the user during the Mapillary {what}")
             self._bucket.acquire(stopped)
             try:
                 return self._api_attempt(self.base_url + path, params, what, split_on_too_much)
             except _Retryable as failure:
-                last = failure.reason
-                log.warning("Mapillary %s: %s (attempt %d of %d)", what, last, attempt + 1,
-                            attempts)
-                if attempt + 1 < attempts:
-                    self.pause(self.retry_delay(attempt, failure.retry_after), stopped)
-        raise RemoteServiceError(f"Mapillary {what} failed after {attempts} attempt(s); last "
-                                 f"answer: {last}. Try again later, or lower the request rate.")
+                last, kind, attempt = failure.reason, failure.kind, attempt + 1
+                if kind == "unreachable" and not self._reached:
+                    attempts = min(attempts, UNREACHED_ATTEMPTS)
+                log.warning("Mapillary %s: %s (attempt %d of %d)", what, last, attempt, attempts)
+                if attempt < attempts:
+                    self.pause(self.retry_delay(attempt - 1, failure.retry_after), stopped)
+        raise RemoteServiceError(api_failure_message(kind, self.base_url, what, last, attempt))
 
     def _api_attempt(self, url: str, params: dict, what: str, split_on_too_much: bool) -> dict:
         self.count_request("api")
@@ -274,32 +219,39 @@ class MapillaryClient:
             body, status = response.content, response.status_code
         except (requests.ConnectionError, requests.Timeout,
                 requests.exceptions.ChunkedEncodingError) as exc:
-            raise _Retryable(f"could not reach {urlsplit(self.base_url).netloc} "
-                             f"({type(exc).__name__}: {self.redact(str(exc))[:200]})") from None
+            kind, detail = connection_failure(exc, self.timeout_s)
+            raise _Retryable(f"could not reach {urlsplit(self.base_url).netloc}: {detail}",
+                             kind=kind) from None
         except requests.RequestException as exc:
-            raise RemoteServiceError(f"Mapillary {what} failed: {self.redact(str(exc))}") from None
+            raise RemoteServiceError(f"the Mapillary {what} failed: {self.redact(str(exc))[:300]} "
+                                     f"— check the API URL {self.base_url}") from None
+        self._reached = True
         if status == 200:
             try:
                 payload = json.loads(body.decode("utf-8"))
             except (UnicodeDecodeError, ValueError):
                 raise _Retryable(f"HTTP 200 with invalid JSON, {len(body)} bytes "
-                                 "(truncated?)") from None
+                                 "(truncated?)", kind="json") from None
             if not isinstance(payload, dict):
-                raise _Retryable("HTTP 200 without a JSON object")
+                raise _Retryable("HTTP 200 without a JSON object", kind="json")
             return payload
-        error = _graph_error(body)
+        error = graph_error(body)
         code = error.get("code")
         message = self.redact(str(error.get("message") or body[:160].decode("utf-8", "replace")))
-        if code == 190 or status == 401:
+        if code == 190 or status in (401, 403):
             kind = f"{error.get('type') or 'OAuthException'} {code}" if code else f"HTTP {status}"
-            raise TokenRejected(f"Mapillary rejected the access token ({kind}) — {TOKEN_FIX}")
+            raise TokenRejected(f"the token was refused by the Mapillary API at {self.base_url} "
+                                f"({kind}) — {TOKEN_FIX}: it must hold a client access token from "
+                                "https://www.mapillary.com/dashboard/developers")
         if "reduce the amount of data" in message.lower():  # code 1, like any unknown error
             if split_on_too_much:
                 raise TooMuchData(f"Mapillary asked for less data in the {what}: split the box")
             raise _Retryable(f"HTTP {status}: {message}")
         if status == 429 or code in _RATE_LIMIT_CODES or status >= 500:
+            rate = status == 429 or code in _RATE_LIMIT_CODES
             raise _Retryable(f"HTTP {status}: {message}",
-                             retry_after_seconds(response.headers.get("Retry-After")))
+                             retry_after_seconds(response.headers.get("Retry-After")),
+                             kind="rate" if rate else "server")
         raise RemoteServiceError(f"Mapillary answered the {what} with HTTP {status}: {message}"
                                  f"{f' (code {code})' if code is not None else ''}")
 
@@ -388,17 +340,8 @@ class MapillaryClient:
         except TokenRejected:
             raise
         except RemoteServiceError as failure:
-            raise ThumbnailFailed(str(failure)) from None
+            raise ThumbnailFailed(str(failure), "api") from None
         url = payload.get("thumb_1024_url")
         if not isinstance(url, str) or not url:
-            raise ThumbnailFailed("Mapillary has no thumbnail URL for this image")
+            raise ThumbnailFailed("Mapillary has no thumbnail URL for this image", "no_url")
         return url
-
-
-def _graph_error(body: bytes) -> dict:
-    """The ``error`` object of a Graph API error answer, or ``{}``."""
-    try:
-        error = json.loads(body.decode("utf-8")).get("error")
-    except (UnicodeDecodeError, ValueError, AttributeError):
-        return {}
-    return error if isinstance(error, dict) else {}

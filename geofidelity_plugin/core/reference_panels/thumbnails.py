@@ -4,12 +4,15 @@ URLs expire: cache image bytes by image id").
 Each image lives at ``<root>/<id[:2]>/<id>.jpg`` with a ``<id>.sha256`` sidecar. Both are
 written atomically and the sidecar only after the image, so a run killed at any moment leaves
 either a trusted pair or something that is fetched again — never a half image that a later
-run trusts. Downloads run on a bounded thread pool; progress and cancel checks stay on the
-calling thread, which is all a QGIS task or the CLI needs.
+run trusts; a cached file that fails the check is deleted and fetched again, with a warning.
+Downloads run on a bounded thread pool; progress and cancel checks stay on the calling thread,
+which is all a QGIS task or the CLI needs. The client's :class:`.breaker.FailureBreaker` stops
+the downloads when the CDN fails image after image the same way.
 """
 from __future__ import annotations
 
 import concurrent.futures as cf
+import contextlib
 import email.utils
 import hashlib
 import io
@@ -26,6 +29,8 @@ import requests
 from ..atomic import write_bytes, write_text
 from ..errors import Cancelled
 from ..progress import Progress, check_cancel
+from .api_errors import connection_failure
+from .breaker import FailureBreaker
 
 if TYPE_CHECKING:
     from .mapillary import ImageRecord, MapillaryClient
@@ -38,7 +43,12 @@ _CHUNK = 1 << 16
 
 
 class ThumbnailFailed(Exception):
-    """One image could not be fetched; its reason goes into :attr:`DownloadResult.failed`."""
+    """One image could not be fetched; its reason goes into :attr:`DownloadResult.failed`, its
+    kind (:mod:`.breaker`: ``html``, ``truncated``, ``forbidden``, …) into ``failed_kinds``."""
+
+    def __init__(self, reason: str, kind: str = "other"):
+        super().__init__(reason)
+        self.kind = kind
 
 
 class _Expired(Exception):
@@ -48,17 +58,23 @@ class _Expired(Exception):
 class _Broken(Exception):
     """A download worth repeating: HTTP 429/5xx, a broken connection, truncated bytes."""
 
-    def __init__(self, reason: str, retry_after: float | None = None):
+    def __init__(self, reason: str, kind: str, retry_after: float | None = None):
         super().__init__(reason)
-        self.reason, self.retry_after = reason, retry_after
+        self.reason, self.kind, self.retry_after = reason, kind, retry_after
 
 
 @dataclass
 class DownloadResult:
+    """``repaired``: ids whose cached file was damaged or incomplete (deleted, fetched again);
+    ``stopped``: why the failure budget stopped the downloads, else ``None``."""
+
     paths: dict[str, Path] = field(default_factory=dict)
     failed: dict[str, str] = field(default_factory=dict)
+    failed_kinds: dict[str, str] = field(default_factory=dict)
     downloaded: int = 0
     from_cache: int = 0
+    repaired: list[str] = field(default_factory=list)
+    stopped: str | None = None
 
 
 def retry_after_seconds(header: str | None) -> float | None:
@@ -121,7 +137,20 @@ def cached_image_ok(path: Path) -> bool:
     return hashlib.sha256(data).hexdigest() == expected and jpeg_complete(data, decode=False)
 
 
+def discard_cached(path: Path) -> bool:
+    """Delete a cached image that failed :func:`cached_image_ok`, and its sidecar; whether an
+    image file was there."""
+    existed = path.exists()
+    for stale in (path, path.with_suffix(".sha256")):
+        with contextlib.suppress(FileNotFoundError):
+            stale.unlink()
+    return existed
+
+
 def store_image(path: Path, data: bytes) -> None:
+    if not jpeg_complete(data, decode=False):  # the cache holds whole JPEGs only
+        raise ThumbnailFailed(f"refusing to cache {len(data)} bytes that are not a complete JPEG",
+                              "truncated")
     write_bytes(path, data)  # the sidecar comes second: no sidecar, no trust
     write_text(path.with_suffix(".sha256"), f"{hashlib.sha256(data).hexdigest()}  {path.name}\n")
 
@@ -136,9 +165,13 @@ def download_thumbnails(client: "MapillaryClient", records: Iterable["ImageRecor
     unique = list({r.image_id: r for r in records}.values())
     result = DownloadResult()
     check_cancel(progress, "the Mapillary download")
+    breaker = getattr(client, "breaker", None) or FailureBreaker(None)
+    if breaker.tripped.is_set():
+        breaker.reset()
     stop, abort = threading.Event(), threading.Event()
     pool = cf.ThreadPoolExecutor(client.max_workers, thread_name_prefix="mapillary-image")
-    jobs = {pool.submit(_fetch_one, client, r, root, stop, abort): r.image_id for r in unique}
+    jobs = {pool.submit(_fetch_one, client, r, root, stop, abort, breaker, result.repaired):
+            r.image_id for r in unique}
     pending = set(jobs)
     try:
         while pending:
@@ -168,6 +201,8 @@ def download_thumbnails(client: "MapillaryClient", records: Iterable["ImageRecor
         pool.shutdown(wait=False, cancel_futures=True)
         raise
     pool.shutdown(wait=True)
+    if breaker.tripped.is_set():
+        result.stopped = breaker.describe()
     log.info("Mapillary thumbnails: %d downloaded, %d from the cache, %d failed",
              result.downloaded, result.from_cache, len(result.failed))
     return result
@@ -179,7 +214,9 @@ def _collect(client: "MapillaryClient", job: cf.Future, image_id: str,
         path, cached = job.result()
     except ThumbnailFailed as failure:
         result.failed[image_id] = client.redact(str(failure))
-        log.warning("Mapillary image %s not fetched: %s", image_id, result.failed[image_id])
+        result.failed_kinds[image_id] = failure.kind
+        if failure.kind != "skipped":
+            log.warning("Mapillary image %s not fetched: %s", image_id, result.failed[image_id])
         return
     except Cancelled:
         return
@@ -191,34 +228,72 @@ def _collect(client: "MapillaryClient", job: cf.Future, image_id: str,
 
 
 def _fetch_one(client: "MapillaryClient", record: "ImageRecord", root: Path,
-               stop: threading.Event, abort: threading.Event) -> tuple[Path, bool]:
-    """``(path, from_cache)``; an expired URL is replaced once by a freshly queried one."""
+               stop: threading.Event, abort: threading.Event, breaker: FailureBreaker,
+               repaired: list) -> tuple[Path, bool]:
+    """``(path, from_cache)``; an expired URL is replaced once by a freshly queried one. Every
+    failure is reported to ``breaker``; once it trips, no further request is made."""
     target = image_path(root, record.image_id)
     if cached_image_ok(target):
         return target, True
-    url, requeried = record.thumb_url, False
-    if not url or url_expired(url):
-        url, requeried = client.fresh_thumb_url(record.image_id, stop.is_set), True
-    attempt, last = 0, "no answer"
-    while attempt <= client.max_retries:
+    if discard_cached(target):
+        repaired.append(record.image_id)
+        log.warning("Mapillary image %s: the cached file %s was damaged or incomplete — deleted, "
+                    "fetching it again", record.image_id, target)
+
+    def stopped() -> bool:
+        return stop.is_set() or breaker.tripped.is_set()
+
+    def check() -> None:
         if stop.is_set():
             raise Cancelled("cancelled by the user before this image was fetched")
+        if breaker.tripped.is_set():
+            raise ThumbnailFailed(f"not fetched: the downloads were stopped after "
+                                  f"{breaker.describe()}", "skipped")
+
+    def renew() -> str:
+        try:
+            return client.fresh_thumb_url(record.image_id, stopped)
+        except ThumbnailFailed as failure:
+            breaker.failure(failure.kind)
+            raise
+        except Cancelled:
+            check()
+            raise
+
+    check()
+    url, requeried = record.thumb_url, False
+    if not url or url_expired(url):
+        url, requeried = renew(), True
+    attempt, last, kind = 0, "no answer", "other"
+    while attempt <= client.max_retries:
+        check()
         try:
             data = _get_image(client, url, abort)
         except _Expired as expired:
             if requeried:
-                raise ThumbnailFailed(f"{expired}, even a freshly queried one") from None
-            url, requeried = client.fresh_thumb_url(record.image_id, stop.is_set), True
+                breaker.failure("forbidden")
+                raise ThumbnailFailed(f"{expired}, even a freshly queried one", "forbidden") from None
+            url, requeried = renew(), True
             continue
         except _Broken as failure:
-            last, attempt = failure.reason, attempt + 1
+            last, kind, attempt = failure.reason, failure.kind, attempt + 1
+            # the first transient failure of an image is forgiven (a hiccup); its repeat counts
+            breaker.failure(kind, counted=attempt > 1 or attempt > client.max_retries)
             log.warning("Mapillary image %s: %s", record.image_id, last)
             if attempt <= client.max_retries:
-                client.pause(client.retry_delay(attempt - 1, failure.retry_after), stop.is_set)
+                try:
+                    client.pause(client.retry_delay(attempt - 1, failure.retry_after), stopped)
+                except Cancelled:
+                    check()
+                    raise
             continue
+        except ThumbnailFailed as failure:
+            breaker.failure(failure.kind)
+            raise
         store_image(target, data)
+        breaker.success()
         return target, False
-    raise ThumbnailFailed(f"gave up after {client.max_retries + 1} attempt(s): {last}")
+    raise ThumbnailFailed(f"gave up after {client.max_retries + 1} attempt(s): {last}", kind)
 
 
 def _get_image(client: "MapillaryClient", url: str, abort: threading.Event) -> bytes:
@@ -229,6 +304,7 @@ def _get_image(client: "MapillaryClient", url: str, abort: threading.Event) -> b
         with client.session.get(url, headers={"User-Agent": client.user_agent}, stream=True,
                                 timeout=timeout) as response:
             status = response.status_code
+            content_type = response.headers.get("Content-Type", "")
             declared = (None if response.headers.get("Content-Encoding")
                         else response.headers.get("Content-Length"))
             retry_after = retry_after_seconds(response.headers.get("Retry-After"))
@@ -239,17 +315,26 @@ def _get_image(client: "MapillaryClient", url: str, abort: threading.Event) -> b
                 body.extend(chunk)
     except (requests.ConnectionError, requests.Timeout,
             requests.exceptions.ChunkedEncodingError) as exc:
-        raise _Broken(f"image download broke off ({type(exc).__name__})") from None
+        kind, detail = connection_failure(exc, client.timeout_s)
+        raise _Broken(f"image download failed: {detail}",
+                      {"unreachable": "refused", "timeout": "timeout"}.get(kind, "truncated")) from None
     except requests.RequestException as exc:
         raise ThumbnailFailed(f"image request failed: {client.redact(str(exc))[:200]}") from None
     if status in (403, 410):
         raise _Expired(f"the image CDN refused the thumbnail URL (HTTP {status})")
     if status == 429 or status >= 500:
-        raise _Broken(f"image CDN answered HTTP {status}", retry_after)
+        raise _Broken(f"image CDN answered HTTP {status}", "server", retry_after)
     if status != 200:
-        raise ThumbnailFailed(f"image CDN answered HTTP {status}")
-    if declared is not None and declared.isdigit() and int(declared) != len(body):
-        raise _Broken(f"truncated image: {len(body)} of {declared} bytes")
-    if not jpeg_complete(bytes(body)):
-        raise _Broken(f"the {len(body)} bytes received are not a complete JPEG")
-    return bytes(body)
+        raise ThumbnailFailed(f"image CDN answered HTTP {status}", "http")
+    data = bytes(body)
+    if (declared is not None and declared.isdigit() and int(declared) != len(data)) or not data:
+        raise _Broken(f"truncated image: {len(data)} of {declared or 'unknown'} bytes", "truncated")
+    if not data.startswith(b"\xff\xd8"):
+        if "html" in content_type.lower() or data.lstrip()[:1] == b"<":
+            raise ThumbnailFailed(f"the image CDN sent an HTML page ({len(data)} bytes) instead of "
+                                  "a JPEG", "html")
+        raise ThumbnailFailed(f"the {len(data)} bytes received are not a JPEG "
+                              f"({content_type or 'no content type'})", "not_jpeg")
+    if not jpeg_complete(data):
+        raise _Broken(f"the {len(data)} bytes received are not a complete JPEG", "truncated")
+    return data

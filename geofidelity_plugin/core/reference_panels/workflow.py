@@ -5,15 +5,23 @@ committed as soon as they are done, so a cancelled run keeps what finished and a
 from __future__ import annotations
 
 import csv
+from collections import Counter
 from dataclasses import asdict
 from pathlib import Path
 
 from shapely import wkt
 
-from ..errors import InputError
+from ..errors import InputError, RemoteServiceError
 from ..evaluation.store import BenchmarkStore
 from ..progress import NullProgress, Progress, SubProgress, check_cancel
+from .breaker import advice
 from .coverage import SegmentCoverage, segment_coverage
+from .inputs import check_number
+from .thumbnails import image_path
+
+#: What a user does about a fetch that did not get every image.
+RERUN = ("run the fetch again once this is fixed: it resumes, and images already downloaded stay "
+         "in the cache")
 
 
 def _segment_lines(store: BenchmarkStore) -> dict:
@@ -29,12 +37,23 @@ def _segment_lines(store: BenchmarkStore) -> dict:
 
 def fetch_store(store: BenchmarkStore, client, buffer_m: float = 30.0, step_m: float = 200.0,
                 progress: Progress | None = None) -> dict:
-    """Search and download the images along every segment into the store's candidates."""
+    """Search and download the images along every segment into the store's candidates.
+
+    Each segment's candidates are stored as soon as it is done, failed downloads included (with
+    their reason), so a re-run resumes. The fetch fails with :class:`RemoteServiceError` — naming
+    the segments and the likely cause — when the client's failure budget stopped the downloads
+    (:mod:`.breaker`) or a segment with candidates got no image at all; some failed images are
+    only a warning."""
     progress = progress or NullProgress()
+    check_number(buffer_m, "the road buffer (m)")
+    check_number(step_m, "the box spacing along the segment (m)", minimum=10, inclusive=True)
     lines = _segment_lines(store)
     folder = store.root / "mapillary" / "images"
     totals = {"segments": 0, "images": 0, "downloaded": 0, "from_cache": 0, "failed": 0}
-    for i, (sid, line) in enumerate(sorted(lines.items())):
+    kinds: Counter = Counter()
+    empty, repaired, examples = [], [], {}
+    ordered = sorted(lines.items())
+    for i, (sid, line) in enumerate(ordered):
         check_cancel(progress, "fetching Mapillary images")
         part = SubProgress(progress, 100.0 * i / len(lines), 100.0 * (i + 1) / len(lines))
         records = client.images_along(line, buffer_m=buffer_m + 10.0, step_m=step_m,
@@ -56,24 +75,75 @@ def fetch_store(store: BenchmarkStore, client, buffer_m: float = 30.0, step_m: f
         totals["downloaded"] += result.downloaded
         totals["from_cache"] += result.from_cache
         totals["failed"] += len(result.failed)
+        repaired += [str(image_path(folder, image_id)) for image_id in getattr(result, "repaired", ())]
+        for image_id, kind in getattr(result, "failed_kinds", {}).items():
+            if kind != "skipped":
+                kinds[kind] += 1
+                examples.setdefault(kind, f"image {image_id}: {result.failed[image_id]}")
+        if records and not result.paths:
+            empty.append(f"{sid} ({len(records)} candidates)")
+        stopped = getattr(result, "stopped", None)
+        if stopped:
+            raise RemoteServiceError(_stopped_message(stopped, empty, [s for s, _ in ordered[i + 1:]]))
+    if repaired:
+        progress.warning(f"{len(repaired)} damaged or incomplete image file(s) in the cache were "
+                         f"deleted and downloaded again: {', '.join(repaired[:5])}"
+                         f"{' …' if len(repaired) > 5 else ''}")
+    cause = kinds.most_common(1)[0][0] if kinds else None
+    if empty:
+        raise RemoteServiceError(f"no image could be downloaded for {_names(empty)}: {advice(cause)} "
+                                 f"(e.g. {examples.get(cause, 'no reason recorded')}) — {RERUN}")
+    if totals["failed"]:
+        progress.warning(f"{totals['failed']} of {totals['images']} images could not be downloaded: "
+                         f"{advice(cause)} (e.g. {examples.get(cause, 'no reason recorded')}). The "
+                         "curation uses the images that were downloaded; run the fetch again to "
+                         "retry the others")
     return totals
+
+
+def _names(items: list[str], most: int = 8) -> str:
+    shown = ", ".join(items[:most]) + (f" and {len(items) - most} more" if len(items) > most else "")
+    return f"{len(items)} segment(s): {shown}"
+
+
+def _stopped_message(stopped: str, empty: list[str], not_fetched: list[str]) -> str:
+    parts = [f"Mapillary image downloads stopped — {stopped}."]
+    if empty:
+        parts.append(f"No image could be downloaded for {_names(empty)}.")
+    if not_fetched:
+        parts.append(f"Not fetched yet: {_names(not_fetched)}.")
+    parts.append(RERUN[0].upper() + RERUN[1:] + ".")
+    return " ".join(parts)
 
 
 def read_audit_csv(path: str | Path) -> list[tuple[str, str | None, str | None]]:
     """``image_id,decision[,segment_id]`` rows; decision accept / reject / empty (clears)."""
     path = Path(path)
     if not path.is_file():
-        raise InputError(f"audit CSV not found: {path}")
-    with open(path, newline="", encoding="utf-8-sig") as fh:
-        reader = csv.DictReader(fh)
-        if not reader.fieldnames or not {"image_id", "decision"} <= {f.strip() for f in reader.fieldnames}:
-            raise InputError(f"audit CSV {path.name} needs columns image_id,decision[,segment_id]")
-        out = []
-        for n, row in enumerate(reader, start=2):
-            decision = (row.get("decision") or "").strip().lower() or None
-            if decision not in ("accept", "reject", None):
-                raise InputError(f"{path.name} row {n}: decision {row['decision']!r} is not accept/reject/empty")
-            out.append((row["image_id"].strip(), decision, (row.get("segment_id") or "").strip() or None))
+        raise InputError(f"audit CSV not found: {path} — give a CSV file with the columns "
+                         "image_id,decision[,segment_id]")
+    try:
+        with open(path, newline="", encoding="utf-8-sig") as fh:
+            reader = csv.DictReader(fh)
+            names = [f.strip() for f in reader.fieldnames or ()]
+            if not {"image_id", "decision"} <= set(names):
+                raise InputError(f"audit CSV {path} needs columns image_id,decision[,segment_id]; its "
+                                 f"header is {','.join(names) or 'empty'}")
+            reader.fieldnames = names
+            out = []
+            for n, row in enumerate(reader, start=2):
+                decision = (row.get("decision") or "").strip().lower() or None
+                if decision not in ("accept", "reject", None):
+                    raise InputError(f"audit CSV {path} row {n}: decision {row['decision']!r} is not "
+                                     "accept/reject/empty")
+                image_id = (row.get("image_id") or "").strip()
+                if image_id:
+                    out.append((image_id, decision, (row.get("segment_id") or "").strip() or None))
+    except UnicodeDecodeError:
+        raise InputError(f"audit CSV {path} is not UTF-8 text — save it as CSV UTF-8 with the "
+                         "columns image_id,decision[,segment_id]") from None
+    except csv.Error as exc:
+        raise InputError(f"audit CSV {path} is not a readable CSV ({exc})") from None
     return out
 
 
@@ -83,6 +153,7 @@ def curate_store(store: BenchmarkStore, options=None, audit_csv: str | Path | No
     from .curate import CurationOptions, curate
 
     options = options or CurationOptions()
+    options.validate()  # before the audit CSV changes the store
     progress = progress or NullProgress()
     if audit_csv:
         for image_id, decision, segment_id in read_audit_csv(audit_csv):
@@ -117,6 +188,7 @@ def curate_store(store: BenchmarkStore, options=None, audit_csv: str | Path | No
 def coverage_store(store: BenchmarkStore, radius_m: float = 30.0, progress: Progress | None = None
                    ) -> list[SegmentCoverage]:
     """Coverage of every segment from its curated (or, for stand-ins, stored) candidates."""
+    check_number(radius_m, "the coverage radius (m)")
     lines = _segment_lines(store)
     rows_by_segment: dict[str, list[dict]] = {}
     for c in store.candidates():
