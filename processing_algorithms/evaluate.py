@@ -18,7 +18,7 @@ class EvaluateAlgorithm(QgsProcessingAlgorithm):
     STORE, FEATURE_MODEL, SEMANTIC_MODEL = "STORE", "FEATURE_MODEL", "SEMANTIC_MODEL"
     MODEL, CONDITION, MODE, UNBIASED, L2 = "MODEL", "CONDITION", "RETRIEVAL_MODE", "MMD_UNBIASED", "L2_NORMALISE"
     HOLDOUT, BOOTSTRAP, SEED, BATCH, OUTPUT = "HOLDOUT_SIZE", "BOOTSTRAP", "SEED", "BATCH_SIZE", "OUTPUT_FOLDER"
-    EXACT = "EXACT_DECODE"
+    EXACT, ANCHORS_ONLY = "EXACT_DECODE", "ANCHORS_ONLY"
 
     def name(self):
         return "evaluate"
@@ -58,7 +58,7 @@ class EvaluateAlgorithm(QgsProcessingAlgorithm):
         self.addParameter(QgsProcessingParameterString(
             self.SEMANTIC_MODEL, "Mask2Former (Vistas) model for GADS — empty to skip", optional=True))
         self.addParameter(QgsProcessingParameterString(self.MODEL, "Model shown on the map (empty: first)", optional=True))
-        self.addParameter(QgsProcessingParameterString(self.CONDITION, "Condition shown on the map", defaultValue="L1",
+        self.addParameter(QgsProcessingParameterString(self.CONDITION, "Condition shown on the map (empty: L1 when present)",
                                                        optional=True))
         self.addParameter(advanced(QgsProcessingParameterEnum(self.MODE, "Retrieval similarity", MODES, defaultValue=0)))
         self.addParameter(advanced(QgsProcessingParameterBoolean(self.UNBIASED, "Unbiased MMD² (U-statistic)",
@@ -67,6 +67,9 @@ class EvaluateAlgorithm(QgsProcessingAlgorithm):
                                                                  defaultValue=d.l2_normalise)))
         self.addParameter(advanced(QgsProcessingParameterNumber(self.HOLDOUT, "Held-out anchor size",
                                                                 defaultValue=d.holdout_size, minValue=0)))
+        self.addParameter(advanced(QgsProcessingParameterBoolean(
+            self.ANCHORS_ONLY, "Score the real anchors only (the benchmark's baseline, before any generated panel)",
+            defaultValue=False)))
         self.addParameter(advanced(QgsProcessingParameterNumber(self.BOOTSTRAP, "Bootstrap resamples",
                                                                 defaultValue=d.n_bootstrap, minValue=1)))
         self.addParameter(QgsProcessingParameterNumber(self.SEED, "Random seed", defaultValue=d.seed))
@@ -92,7 +95,8 @@ class EvaluateAlgorithm(QgsProcessingAlgorithm):
             mmd_unbiased=self.parameterAsBool(parameters, self.UNBIASED, context),
             retrieval_mode=MODES[self.parameterAsEnum(parameters, self.MODE, context)],
             holdout_size=self.parameterAsInt(parameters, self.HOLDOUT, context),
-            n_bootstrap=self.parameterAsInt(parameters, self.BOOTSTRAP, context))
+            n_bootstrap=self.parameterAsInt(parameters, self.BOOTSTRAP, context),
+            anchors_only=self.parameterAsBool(parameters, self.ANCHORS_ONLY, context))
         out_dir = self.parameterAsString(parameters, self.OUTPUT, context)
         run = run_core(run_evaluation, self.parameterAsFile(parameters, self.STORE, context), out_dir,
                        feature_model=self.parameterAsString(parameters, self.FEATURE_MODEL, context),

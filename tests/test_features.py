@@ -377,10 +377,25 @@ def test_damaged_row_is_a_miss(tmp_path):
     assert cache.put_many({CacheKey("b" * 64, "m", "r", "p"): np.array([np.nan, 1.0])}) == 0
 
 
-def test_a_non_database_file_is_an_input_error(tmp_path):
+def test_a_non_database_file_is_rebuilt_with_a_warning(tmp_path):
+    """The cache only holds what can be recomputed: a file that is not a cache database is
+    deleted and built again, with a warning naming it."""
     (tmp_path / "junk.sqlite").write_bytes(b"not a database at all" * 100)
-    with pytest.raises(InputError, match="cannot be used"):
-        FeatureCache(tmp_path / "junk.sqlite")
+    warnings = []
+    cache = FeatureCache(tmp_path / "junk.sqlite", warn=warnings.append)
+    assert len(warnings) == 1 and str(tmp_path / "junk.sqlite") in warnings[0]
+    key = CacheKey("a" * 64, "m", "r", "p")
+    assert cache.put_many({key: _vector_for(1)}) == 1 and list(cache.get_many([key])) == [key]
+
+
+def test_another_programs_database_is_never_deleted(tmp_path):
+    other = tmp_path / "other.sqlite"
+    with sqlite3.connect(other) as conn:
+        conn.execute("CREATE TABLE places (name TEXT)")
+    before = other.read_bytes()
+    with pytest.raises(InputError, match="is not a feature cache"):
+        FeatureCache(other)
+    assert other.read_bytes() == before
 
 
 # -- real converted weights on real photos ----------------------------------------------------

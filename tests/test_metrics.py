@@ -200,8 +200,14 @@ def test_score_panels_unbiased_and_one_image_reference(reference_set):
         assert scores["mmd2"][p] == pytest.approx(
             metrics.mmd2(generated[p], panels[t], GAMMA, unbiased=True), rel=1e-9, abs=1e-13)
     assert refs.diversity[2] == 0.0 and refs.self_kernel[2] == 1.0
-    with pytest.raises(ValueError, match="unbiased"):
-        metrics.score_panels(generated, np.array([2, 0, 1]), refs, unbiased=True)
+    # a one-image reference panel (2) or generated panel: no U-statistic, NaN for that panel only
+    mixed = metrics.score_panels(generated, np.array([2, 0, 1]), refs, unbiased=True)
+    assert np.isnan(mixed["mmd2"][0]) and np.isnan(mixed["dcsf"][0])
+    assert mixed["mmd2"][1] == pytest.approx(metrics.mmd2(generated[1], panels[0], GAMMA, unbiased=True),
+                                             rel=1e-9, abs=1e-13)
+    assert mixed["cos_sim"][0] == pytest.approx(metrics.cos_sim(generated[0], panels[2]), abs=1e-12)
+    ragged = metrics.score_panels([generated[0], generated[1][:1]], np.array([0, 1]), refs, unbiased=True)
+    assert ragged["mmd2"][0] == pytest.approx(scores["mmd2"][0], rel=1e-12) and np.isnan(ragged["mmd2"][1])
 
 
 def test_score_panels_ragged_and_identical(reference_set):

@@ -56,6 +56,23 @@ def describe_os_error(exc: OSError, path=None) -> str:
     return f"cannot use {where}: {fix}"
 
 
+def _describe_sqlite_error(exc: sqlite3.DatabaseError) -> str:
+    """SQLite reports a full disk, a read-only file and a damaged file alike as database errors."""
+    text = str(exc)
+    low = text.lower()
+    if "full" in low or "disk i/o" in low:
+        return (f"a database could not be written ({text}) — the disk is probably full: free some space "
+                "or move the store and caches (GEOFIDELITY_CACHE_DIR) to another disk")
+    if "readonly" in low or "read-only" in low:
+        return f"a database is read-only ({text}) — make the store's folder writable or copy the store elsewhere"
+    if "unable to open" in low:
+        return f"a database could not be opened ({text}) — check that its folder exists and is writable"
+    if "locked" in low or "busy" in low:
+        return f"a database is in use by another run ({text}) — wait for it to finish, then run again"
+    return (f"a database file is damaged or is not a GeoFidelity file ({text}) — check the path, or "
+            "delete the damaged cache and run again")
+
+
 def user_message(exc: BaseException) -> tuple[str, bool]:
     """The text a user sees for ``exc`` and whether it is a foreseen failure (``False``: a bug)."""
     if isinstance(exc, GeoFidelityError):
@@ -66,7 +83,6 @@ def user_message(exc: BaseException) -> tuple[str, bool]:
         return ("out of memory — lower the batch size, process fewer segments at a time, or close other "
                 "programs"), True
     if isinstance(exc, sqlite3.DatabaseError):
-        return (f"a database file is damaged or is not a GeoFidelity file ({exc}) — check the path, or "
-                "delete the damaged cache and run again"), True
+        return _describe_sqlite_error(exc), True
     return (f"unexpected error ({type(exc).__name__}: {exc}). This is a bug in GeoFidelity: run the "
             "command again with --debug for the details and report it."), False

@@ -212,3 +212,18 @@ def test_demo_without_its_data(tmp_path, monkeypatch, capsys):
     err = capsys.readouterr().err
     assert "demo data missing" in err and "make demo" in err and no_traceback(err)
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("text, words", [
+    ("database or disk is full", ("disk is probably full", "GEOFIDELITY_CACHE_DIR")),
+    ("disk I/O error", ("disk is probably full",)),
+    ("attempt to write a readonly database", ("read-only", "writable")),
+    ("database is locked", ("another run",)),
+    ("file is not a database", ("damaged or is not a GeoFidelity file",)),
+])
+def test_sqlite_errors_are_told_apart(text, words):
+    import sqlite3
+
+    cls = sqlite3.DatabaseError if "not a database" in text else sqlite3.OperationalError
+    message, foreseen = user_message(cls(text))
+    assert foreseen and all(w in message for w in words), message

@@ -18,6 +18,7 @@ from ..progress import NullProgress, Progress, SubProgress, check_cancel
 from .galleries import MAIN_KINDS
 from .metrics import (GAMMA_SAMPLE_SIZE, ReferenceSet, gads_batch, median_heuristic_gamma,
                       reference_histograms, score_panels)
+from .preflight import anchors_only_note, holdout_note, skipped_note, unbiased_note
 from .panels import ANCHOR_PREFIX, PanelRow, anchor_rows, build_reference_layout, gallery_positions
 from .retrieval import GALLERY_COLUMNS, gallery_table, retrieval_batch
 from .store import BenchmarkStore
@@ -37,6 +38,7 @@ class EvaluationOptions:
     holdout_size: int = 4                 # §6 held-out real anchor
     anchor_size: int = 4                  # §6 random anchors
     anchors: bool = True
+    anchors_only: bool = False            # score the real anchors only (no generated panels yet)
     n_bootstrap: int = 5000               # §7
     confidence: float = 0.95
     min_reference_images: int = 1
@@ -47,6 +49,8 @@ class EvaluationOptions:
             raise InputError(f"retrieval mode must be 'panel' or 'image', not {self.retrieval_mode!r}")
         if self.holdout_size < 0 or self.anchor_size < 1 or self.n_bootstrap < 1:
             raise InputError("hold-out size must be ≥ 0, anchor size and bootstrap resamples ≥ 1")
+        if self.anchors_only and not self.anchors:
+            raise InputError("scoring the real anchors only needs the anchors: do not turn them off")
 
 
 @dataclass
@@ -58,6 +62,7 @@ class EvaluationResult:
     feature_stats: dict
     tables: dict = field(default_factory=dict)
     manifest: dict = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)  # what the reader of the tables must know
 
 
 def _embed(paths: list[str], embedder, options, progress) -> tuple[dict[str, np.ndarray], dict[str, str], dict]:
@@ -88,7 +93,7 @@ def evaluate_store(store: BenchmarkStore, embedder, options: EvaluationOptions |
     segments = {s["segment_id"]: s for s in store.segments()}
     ref_panels = store.reference_panels()
     galleries = store.galleries()
-    generated = store.generated_panels()
+    generated = {} if options.anchors_only else store.generated_panels()
     if not segments:
         raise InputError(f"{store.path.name} has no segments — select segments or import a release first")
     skipped: list[dict] = []
@@ -112,12 +117,13 @@ def evaluate_store(store: BenchmarkStore, embedder, options: EvaluationOptions |
                                     embed, options.holdout_size, options.seed, options.min_reference_images)
     if not layout.segment_ids:
         raise InputError("no segment has a usable reference panel (every image failed or panels are empty)")
+    notes = [n for n in (anchors_only_note(options), holdout_note(layout, options)) if n]
     rows = _panel_rows(generated, layout, galleries, embed, skipped)
     if options.anchors:
         rows += anchor_rows(layout, segments, galleries, options.anchor_size, options.seed)
     if not rows:
         raise InputError("no panel can be scored: generated panels lack retained targets or galleries "
-                         "lack negatives — run build_galleries, check the skipped list")
+                         "lack negatives — run build-galleries, check the skipped list")
     check_cancel(progress, "scoring")
     gamma = median_heuristic_gamma(layout.panels[:len(layout.segment_ids)], options.gamma_sample_size,
                                    options.seed)
@@ -134,8 +140,11 @@ def evaluate_store(store: BenchmarkStore, embedder, options: EvaluationOptions |
                          "clip_score": (float(np.mean(row.clip_scores)) if row.clip_scores and
                                         all(c is not None for c in row.clip_scores) else None)})
     progress.set_progress(90)
+    notes += [n for n in (skipped_note(skipped), unbiased_note(out_rows, options)) if n]
+    for note in notes:
+        progress.warning(note)
     result = EvaluationResult(out_rows, gamma, {**failed, **{p: f"semantic: {r}" for p, r in ratio_failed.items()}},
-                              skipped, feature_stats)
+                              skipped, feature_stats, notes=notes)
     if options.tables:
         from .tables import build_tables
 
@@ -156,7 +165,7 @@ def _panel_rows(generated, layout, galleries, embed, skipped) -> list[PanelRow]:
         gallery = gallery_positions(galleries.get(sid, {}), layout)
         if not any(k in gallery for k in MAIN_KINDS):
             skipped.append({"model": model, "condition": condition, "segment_id": sid,
-                            "reason": "gallery has no negative with a reference panel (run build_galleries)"})
+                            "reason": "gallery has no negative with a reference panel (run build-galleries)"})
             continue
         if not good:
             skipped.append({"model": model, "condition": condition, "segment_id": sid,
@@ -209,5 +218,6 @@ def evaluation_manifest(result: EvaluationResult, options: EvaluationOptions, st
         "evaluate", options, inputs={"store": str(store.path), "counts": store.counts()},
         outputs={"panels_scored": len(result.rows), "skipped": result.skipped,
                  "failed_images": result.failed_images},
-        models=models, notes=notes, gamma=result.gamma, feature_stats=result.feature_stats,
+        models=models, notes=list(dict.fromkeys([*notes, *result.notes])), gamma=result.gamma,
+        feature_stats=result.feature_stats,
         gallery_columns=list(GALLERY_COLUMNS), options_dict=asdict(options))

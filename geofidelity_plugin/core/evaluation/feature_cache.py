@@ -9,11 +9,15 @@ Why SQLite: several processes (a QGIS task and a CLI run, or parallel workers) m
 cache. In WAL mode readers never block the writer; each :meth:`FeatureCache.put_many` is one
 ``BEGIN IMMEDIATE`` transaction, so a writer killed mid-batch leaves nothing of that batch (the
 rollback happens at the next open) and a row is either wholly there or absent. On read a row
-whose length or CRC does not match is treated as a miss, so even a damaged file is never
-trusted. Keep the cache on a local disk: SQLite's WAL does not work over network file systems.
+whose length or CRC does not match is treated as a miss and deleted, so even a damaged file is
+never trusted. A cache file that is not SQLite or fails SQLite's quick check at open is deleted
+and rebuilt, with a warning naming it (it only ever holds what can be recomputed); a write that
+fails (a full disk) is a warning, not a failure of the run. Keep the cache on a local disk:
+SQLite's WAL does not work over network file systems.
 """
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import sqlite3
@@ -75,14 +79,16 @@ def default_cache_path() -> Path:
 class FeatureCache:
     """Embedding cache in one SQLite file; safe to share between threads and processes."""
 
-    def __init__(self, path: str | os.PathLike | None = None, busy_timeout_s: float = 60.0):
+    def __init__(self, path: str | os.PathLike | None = None, busy_timeout_s: float = 60.0, warn=None):
+        """``warn``: called with each warning (default: the ``geofidelity`` logger)."""
         self.path = Path(path) if path is not None else default_cache_path()
         self.busy_timeout_s = float(busy_timeout_s)
         self.stats = CacheStats()
+        self.warn = warn or (lambda message: log.warning("%s", message))
         self._lock = threading.RLock()
         self._conn: sqlite3.Connection | None = None
         self._pid: int | None = None
-        self._connection()  # fail early on an unwritable path or a file that is not a cache
+        self._connection()  # fail early on an unwritable path; rebuild a damaged file
 
     # -- connection -------------------------------------------------------------------------
     def _connection(self) -> sqlite3.Connection:
@@ -90,20 +96,62 @@ class FeatureCache:
             return self._conn
         # a connection inherited through fork() must not be used in the child: open a new one
         self._conn, self._pid = None, os.getpid()
+        if self.path.is_dir():
+            raise InputError(f"feature cache {self.path} is a folder — remove it or choose another cache "
+                             "path (GEOFIDELITY_CACHE_DIR)")
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            conn = self._open()
+        except sqlite3.DatabaseError as exc:
+            if not _is_damage(exc) or not self._rebuild(exc):
+                raise InputError(f"feature cache {self.path} cannot be used ({exc}); delete the file "
+                                 "or choose another cache path") from None
+            try:
+                conn = self._open()
+            except sqlite3.DatabaseError as again:
+                raise InputError(f"feature cache {self.path} cannot be used ({again}); delete the file "
+                                 "or choose another cache path") from None
+        self._conn = conn
+        return conn
+
+    def _open(self) -> sqlite3.Connection:
         conn = sqlite3.connect(self.path, timeout=self.busy_timeout_s, isolation_level=None,
                                check_same_thread=False)
         try:
             conn.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout_s * 1000)}")
+            check = conn.execute("PRAGMA quick_check").fetchall()
+            if [row[0] for row in check] != ["ok"]:
+                raise sqlite3.DatabaseError("integrity check failed: " + " ".join(str(check[0][0]).split())[:120])
+            tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            if tables - {"meta", "embeddings"}:
+                raise InputError(f"{self.path} is not a feature cache (it holds the tables "
+                                 f"{', '.join(sorted(tables))}) — choose another cache path")
             self._retry_locked(lambda: conn.execute("PRAGMA journal_mode = WAL").fetchone())
             conn.execute("PRAGMA synchronous = NORMAL")  # WAL + NORMAL: no corruption on crash
             self._retry_locked(lambda: self._create_schema(conn))
-        except sqlite3.DatabaseError as exc:
+        except BaseException:
             conn.close()
-            raise InputError(f"feature cache {self.path} cannot be used ({exc}); delete the file "
-                             "or choose another cache path") from None
-        self._conn = conn
+            raise
         return conn
+
+    def _rebuild(self, exc: Exception) -> bool:
+        """Delete a damaged cache file (and its journals) so that it is built again; the cache
+        only holds what can be recomputed. ``False`` when the file could not be deleted."""
+        if self._conn is not None and self._pid == os.getpid():
+            with contextlib.suppress(sqlite3.Error):
+                self._conn.close()
+        self._conn = None
+        try:
+            for suffix in ("", "-wal", "-shm", "-journal"):
+                with contextlib.suppress(FileNotFoundError):
+                    Path(str(self.path) + suffix).unlink()
+        except OSError as err:
+            log.debug("cannot delete %s: %s", self.path, err)
+            return False
+        detail = " ".join(str(exc).split())[:160]
+        self.warn(f"feature cache {self.path} was damaged or is not a feature cache ({detail}): deleted; it is "
+                  "rebuilt as images are embedded, so their embeddings are computed again")
+        return True
 
     def _create_schema(self, conn: sqlite3.Connection) -> None:
         conn.execute("BEGIN IMMEDIATE")
@@ -159,29 +207,58 @@ class FeatureCache:
             groups.setdefault((key.model_id, key.model_revision, key.preprocessing), []).append(
                 key.image_sha256)
         found: dict[CacheKey, np.ndarray] = {}
-        corrupt = 0
+        corrupt: list[CacheKey] = []
         with self._lock:
-            conn = self._connection()
-            for (model_id, revision, preprocessing), hashes in groups.items():
-                for start in range(0, len(hashes), _CHUNK):
-                    chunk = hashes[start:start + _CHUNK]
-                    marks = ",".join("?" * len(chunk))
-                    rows = conn.execute(
-                        "SELECT image_sha256, dim, vector, crc32 FROM embeddings WHERE model_id = ? "
-                        f"AND model_revision = ? AND preprocessing = ? AND image_sha256 IN ({marks})",
-                        (model_id, revision, preprocessing, *chunk)).fetchall()
-                    for sha, dim, blob, crc in rows:
-                        if len(blob) != 4 * dim or zlib.crc32(blob) != crc:
-                            corrupt += 1
-                            continue
-                        found[CacheKey(sha, model_id, revision, preprocessing)] = \
-                            np.frombuffer(blob, dtype="<f4").astype(np.float32)
-            self.stats.corrupt += corrupt
+            try:
+                conn = self._connection()
+                for (model_id, revision, preprocessing), hashes in groups.items():
+                    for start in range(0, len(hashes), _CHUNK):
+                        chunk = hashes[start:start + _CHUNK]
+                        marks = ",".join("?" * len(chunk))
+                        rows = conn.execute(
+                            "SELECT image_sha256, dim, vector, crc32 FROM embeddings WHERE model_id = ? "
+                            f"AND model_revision = ? AND preprocessing = ? AND image_sha256 IN ({marks})",
+                            (model_id, revision, preprocessing, *chunk)).fetchall()
+                        for sha, dim, blob, crc in rows:
+                            key = CacheKey(sha, model_id, revision, preprocessing)
+                            if not isinstance(blob, bytes) or len(blob) != 4 * dim or zlib.crc32(blob) != crc:
+                                corrupt.append(key)
+                                continue
+                            found[key] = np.frombuffer(blob, dtype="<f4").astype(np.float32)
+            except sqlite3.DatabaseError as exc:
+                if not _is_damage(exc) or not self._rebuild(exc):
+                    raise
+                found, corrupt = {}, []
+                self._connection()
+            self.stats.corrupt += len(corrupt)
             self.stats.hits += len(found)
             self.stats.misses += len(wanted) - len(found)
         if corrupt:
-            log.warning("feature cache %s: %d damaged row(s) ignored and recomputed", self.path, corrupt)
+            self.discard(corrupt, "damaged (wrong length, type or checksum)")
         return found
+
+    def discard(self, keys: Iterable[CacheKey], why: str) -> int:
+        """Delete rows that must not be used (they are recomputed), with a warning."""
+        keys = list(dict.fromkeys(keys))
+        if not keys:
+            return 0
+        with self._lock:
+            try:
+                conn = self._connection()
+                self._retry_locked(lambda: conn.execute("BEGIN IMMEDIATE"))
+                try:
+                    conn.executemany(
+                        "DELETE FROM embeddings WHERE model_id = ? AND model_revision = ? AND preprocessing = ? "
+                        "AND image_sha256 = ?",
+                        [(k.model_id, k.model_revision, k.preprocessing, k.image_sha256) for k in keys])
+                    conn.execute("COMMIT")
+                except BaseException:
+                    conn.execute("ROLLBACK")
+                    raise
+            except sqlite3.DatabaseError as exc:
+                log.debug("feature cache %s: cannot delete rows: %s", self.path, exc)
+        self.warn(f"feature cache {self.path}: {len(keys)} cached embedding(s) {why} deleted and recomputed")
+        return len(keys)
 
     def __contains__(self, key: CacheKey) -> bool:
         with self._lock:
@@ -215,15 +292,23 @@ class FeatureCache:
         if not rows:
             return 0
         with self._lock:
-            conn = self._connection()
-            self._retry_locked(lambda: conn.execute("BEGIN IMMEDIATE"))
             try:
-                conn.executemany("INSERT OR REPLACE INTO embeddings VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                                 rows)
-                conn.execute("COMMIT")
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
+                conn = self._connection()
+                self._retry_locked(lambda: conn.execute("BEGIN IMMEDIATE"))
+                try:
+                    conn.executemany("INSERT OR REPLACE INTO embeddings VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                                     rows)
+                    conn.execute("COMMIT")
+                except BaseException:
+                    with contextlib.suppress(sqlite3.Error):
+                        conn.execute("ROLLBACK")
+                    raise
+            except sqlite3.DatabaseError as exc:  # a full disk, a damaged file: the run goes on
+                if _is_busy(exc):
+                    raise
+                self.warn(f"feature cache {self.path} could not be written ({' '.join(str(exc).split())[:120]}): "
+                          f"{len(rows)} embedding(s) not cached, they are computed again next time")
+                return 0
             self.stats.writes += len(rows)
         return len(rows)
 
@@ -242,3 +327,16 @@ class FeatureCache:
                 conn.execute("ROLLBACK")
                 raise
         return int(count)
+
+
+def _is_busy(exc: Exception) -> bool:
+    """A lock held by another process for longer than the timeout: not damage."""
+    text = str(exc)
+    return "locked" in text or "busy" in text
+
+
+def _is_damage(exc: Exception) -> bool:
+    """The file is not an SQLite database, fails the integrity check or has another schema."""
+    text = str(exc).lower()
+    return any(word in text for word in ("not a database", "malformed", "integrity check", "schema version",
+                                         "corrupt"))

@@ -200,8 +200,11 @@ class FeatureExtractor:
 
         check_cancel(progress, "reading the feature cache")
         found = self.cache.get_many([self._key(s) for s in rows_of]) if self.cache is not None else {}
-        # a vector of another width cannot belong to this model: recompute it
-        found = {key: vector for key, vector in found.items() if vector.shape == (self.dim,)}
+        # a vector of another width cannot belong to this model: delete it and recompute it
+        wrong = [key for key, vector in found.items() if vector.shape != (self.dim,)]
+        if wrong:
+            self.cache.discard(wrong, f"of the wrong length for {self._info['label']} (not {self.dim} values)")
+            found = {key: vector for key, vector in found.items() if vector.shape == (self.dim,)}
         for key, vector in found.items():
             for i in rows_of[key.image_sha256]:
                 result.embeddings[i] = vector

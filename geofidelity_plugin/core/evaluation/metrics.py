@@ -271,14 +271,14 @@ def score_panels(generated_panels: PanelStack, target_index, references: Referen
     ``target_index``: ``(P,)`` positions into ``references``. Returns arrays of length P:
     ``cos_sim``, ``mmd2``, ``dcsf``, ``diversity_generated`` (d_G), ``diversity_reference``
     (d_R). Equal to :func:`cos_sim`, :func:`mmd2`, :func:`dcsf` panel by panel.
+
+    ``unbiased``: the U-statistic is undefined for a panel of one image (generated or
+    reference); such a panel gets NaN for MMD² and DCSF (missing), where :func:`mmd2` raises.
     """
     target = np.asarray(target_index, dtype=np.int64).reshape(-1)
     n_ref = len(references.means)
     if target.size and (target.min() < 0 or target.max() >= n_ref):
         raise ValueError(f"target_index must lie in [0, {n_ref}); it indexes the reference set.")
-    if unbiased and np.any(references.sizes[target] < 2):
-        raise ValueError("the unbiased MMD² needs ≥ 2 images per reference panel; use the "
-                         "default biased estimate.")
     out = {key: np.empty(len(target)) for key in ("cos_sim", "mmd2", "diversity_generated")}
     seen = 0
     for rows, stack in panel_groups(generated_panels):
@@ -334,13 +334,12 @@ def _score_stack(g: np.ndarray, target: np.ndarray, refs: ReferenceSet, unbiased
 
     if not unbiased:
         value = kernel_sum / (m * m) + refs.self_kernel[target] - 2.0 * cross
-    else:
-        if m < 2:
-            raise ValueError("the unbiased MMD² needs ≥ 2 generated images per panel; use the "
-                             "default biased estimate.")
+    elif m < 2:  # no pair of generated images: the U-statistic is undefined
+        value = np.full(n_panels, np.nan)
+    else:  # a one-image reference panel has a NaN self-term, so its panels stay NaN
         value = ((kernel_sum - m) / (m * (m - 1)) + refs.self_kernel_unbiased[target]
                  - 2.0 * cross)
-    out["mmd2"][rows] = np.maximum(value, 0.0)
+    out["mmd2"][rows] = np.where(np.isnan(value), np.nan, np.maximum(value, 0.0))
 
 
 def reference_histograms(reference_ratio_panels: Sequence[np.ndarray],

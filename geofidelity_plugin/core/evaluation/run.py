@@ -8,7 +8,8 @@ from pathlib import Path
 from ..errors import InputError
 from ..progress import NullProgress, Progress
 from .evaluate import EvaluationOptions, evaluate_store, evaluation_manifest
-from .outputs import write_outputs
+from .outputs import check_evaluation_folder, write_outputs
+from .preflight import check_store_ready
 from .store import BenchmarkStore
 
 DEFAULT_FEATURE_MODEL = "facebook/dinov2-base"
@@ -46,32 +47,45 @@ def run_evaluation(store_path: str | Path, out_dir: str | Path, feature_model: s
                    stand_in_note: str | None = None, fast_jpeg_decode: bool = True,
                    progress: Progress | None = None) -> EvaluationRun:
     """``fast_jpeg_decode``: decode large JPEGs at a reduced DCT scale that still covers the
-    processor's resize target (embedding cosine vs a full decode ≥ 0.9997); off = exact."""
+    processor's resize target (embedding cosine vs a full decode ≥ 0.9997); off = exact.
+
+    Everything that can be checked without a model is checked first — the store (a real,
+    intact benchmark store with reference panels, generated panels and galleries), the options
+    and the output folder — so a bad input fails in the first second, not after a model load.
+    """
     from .feature_cache import FeatureCache
     from .features import FeatureExtractor
 
     options = options or EvaluationOptions()
+    options.validate()
+    if batch_size < 1:
+        raise InputError(f"batch size must be at least 1, not {batch_size}")
     progress = progress or NullProgress()
-    cache = FeatureCache(cache_path) if cache_path else FeatureCache()
-    extractor = FeatureExtractor(feature_model, device=device, batch_size=batch_size, cache=cache,
-                                 l2_normalise=False, fast_jpeg_decode=fast_jpeg_decode)
-    models = [extractor.model_info()]
-    ratio_model = None
-    notes = []
-    if semantic_model:
-        from .semantics import SemanticRatioModel
-
-        ratio_model = SemanticRatioModel(semantic_model, device=device)
-        models.append(ratio_model.model_info())
-    else:
-        notes.append("GADS skipped: no semantic segmentation model given")
     with BenchmarkStore(store_path, create=False) as store:
-        stand_in_note = stand_in_note or store.meta("stand_in")
-        if stand_in_note:
-            progress.warning(stand_in_note)
-            notes.append(stand_in_note)
-        result = evaluate_store(store, extractor, options, ratio_model=ratio_model, progress=progress)
-        model, condition = pick_layer_panel(result.rows, layer_model, layer_condition)
-        manifest = evaluation_manifest(result, options, store, models, notes)
-        paths = write_outputs(out_dir, result, store.segments(), manifest, model, condition, stand_in_note)
+        check_store_ready(store, options, layer_model, layer_condition)
+        out_dir = check_evaluation_folder(out_dir)
+        cache = FeatureCache(cache_path, warn=progress.warning)
+        try:
+            extractor = FeatureExtractor(feature_model, device=device, batch_size=batch_size, cache=cache,
+                                         l2_normalise=False, fast_jpeg_decode=fast_jpeg_decode)
+            models = [extractor.model_info()]
+            ratio_model = None
+            notes = []
+            if semantic_model:
+                from .semantics import SemanticRatioModel
+
+                ratio_model = SemanticRatioModel(semantic_model, device=device)
+                models.append(ratio_model.model_info())
+            else:
+                notes.append("GADS skipped: no semantic segmentation model given")
+            stand_in_note = stand_in_note or store.meta("stand_in")
+            if stand_in_note:
+                progress.warning(stand_in_note)
+                notes.append(stand_in_note)
+            result = evaluate_store(store, extractor, options, ratio_model=ratio_model, progress=progress)
+            model, condition = pick_layer_panel(result.rows, layer_model, layer_condition)
+            manifest = evaluation_manifest(result, options, store, models, notes)
+            paths = write_outputs(out_dir, result, store.segments(), manifest, model, condition, stand_in_note)
+        finally:
+            cache.close()
     return EvaluationRun(result, paths, model, condition, stand_in_note)

@@ -9,6 +9,7 @@ can be moved or shared as a whole.
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -16,6 +17,7 @@ from pathlib import Path
 from typing import Iterable, Iterator
 
 from ..errors import InputError
+from .store_check import check_store_db, check_store_file, reading, translate
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -43,6 +45,9 @@ CREATE TABLE IF NOT EXISTS generated_images (
     PRIMARY KEY (model, condition, segment_id, sample_index));
 """
 
+#: every table and index of the schema; a store lacking one is brought up to date when opened
+SCHEMA_OBJECTS = tuple(re.findall(r"CREATE (?:TABLE|INDEX) IF NOT EXISTS (\w+)", SCHEMA))
+
 SEGMENT_COLUMNS = ("segment_id", "city", "country", "country_code", "street_name", "neighbourhood",
                    "road_class", "driving_side", "centroid_lon", "centroid_lat", "geometry_wkt")
 
@@ -65,17 +70,35 @@ class BenchmarkStore:
     """Open (or create) ``path``; ``root`` for relative image paths is its folder."""
 
     def __init__(self, path: str | Path, create: bool = True):
+        """Open the store at ``path`` (``create``: a new one where there is none).
+
+        The file is checked first (:mod:`.store_check`): a folder, a file that is not an SQLite
+        database, a damaged database or one without the store's tables is refused with a message
+        naming the file — never initialised — before any long work starts.
+        """
         self.path = Path(path)
-        if not create and not self.path.exists():
-            raise InputError(f"benchmark store not found: {self.path} — import a release or build "
-                             "one with the earlier stages first")
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        new = check_store_file(self.path, create)
+        if new:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
         self.root = self.path.parent.resolve()
-        self.db = sqlite3.connect(str(self.path), timeout=60, isolation_level=None)
+        try:
+            self.db = sqlite3.connect(str(self.path), timeout=60, isolation_level=None)
+        except sqlite3.DatabaseError as exc:
+            raise translate(exc, self.path) from None
         self.db.row_factory = sqlite3.Row
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA busy_timeout=60000")
-        self.db.executescript(SCHEMA)  # idempotent (IF NOT EXISTS); executescript commits itself
+        try:
+            self.db.execute("PRAGMA busy_timeout=60000")
+            if new or not check_store_db(self.db, self.path, SCHEMA_OBJECTS):
+                # one transaction: a new store has all its tables or none; an older store gains
+                # the tables added since (IF NOT EXISTS)
+                self.db.executescript("BEGIN IMMEDIATE;" + SCHEMA + "COMMIT;")
+            self.db.execute("PRAGMA journal_mode=WAL")
+        except sqlite3.DatabaseError as exc:
+            self.db.close()
+            raise translate(exc, self.path) from None
+        except BaseException:
+            self.db.close()
+            raise
 
     def close(self) -> None:
         self.db.close()
@@ -117,6 +140,7 @@ class BenchmarkStore:
         with self.transaction():
             self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, json.dumps(value)))
 
+    @reading
     def meta(self, key: str, default=None):
         row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
         return json.loads(row[0]) if row else default
@@ -132,6 +156,7 @@ class BenchmarkStore:
             self.db.executemany(f"INSERT OR REPLACE INTO segments VALUES ({','.join('?' * 12)})", rows)
         return len(rows)
 
+    @reading
     def segments(self) -> list[dict]:
         out = []
         for row in self.db.execute("SELECT * FROM segments ORDER BY segment_id"):
@@ -197,6 +222,7 @@ class BenchmarkStore:
                 "record_json=excluded.record_json, measures_json=excluded.measures_json", data)
         return len(data)
 
+    @reading
     def candidates(self, segment_id: str | None = None) -> list[dict]:
         sql = "SELECT * FROM candidates" + (" WHERE segment_id = ?" if segment_id else "") + " ORDER BY segment_id, image_id"
         out = []
@@ -218,6 +244,7 @@ class BenchmarkStore:
                             (segment_id, *keep))
         self.put_reference_images(rows)
 
+    @reading
     def reference_panels(self, include_rejected: bool = False) -> dict[str, list[dict]]:
         """segment_id → reference images (ordered by reference_id), rejected ones left out."""
         panels: dict[str, list[dict]] = {}
@@ -238,6 +265,7 @@ class BenchmarkStore:
             self.db.executemany("INSERT OR REPLACE INTO galleries VALUES (?, ?, ?)", rows)
         return len(rows)
 
+    @reading
     def galleries(self) -> dict[str, dict[str, str]]:
         out: dict[str, dict[str, str]] = {}
         for row in self.db.execute("SELECT * FROM galleries ORDER BY segment_id, kind"):
@@ -252,6 +280,7 @@ class BenchmarkStore:
             self.db.executemany("INSERT OR REPLACE INTO generated_images VALUES (?,?,?,?,?,?,?,?,?,?)", data)
         return len(data)
 
+    @reading
     def generated_panels(self) -> dict[tuple[str, str, str], list[dict]]:
         """(model, condition, segment_id) → images ordered by sample index."""
         panels: dict[tuple[str, str, str], list[dict]] = {}
@@ -261,6 +290,7 @@ class BenchmarkStore:
             panels.setdefault((d["model"], d["condition"], d["segment_id"]), []).append(d)
         return panels
 
+    @reading
     def counts(self) -> dict[str, int]:
         return {t: self.db.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0]
                 for t in ("segments", "reference_images", "galleries", "generated_images", "candidates")}

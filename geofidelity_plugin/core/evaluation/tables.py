@@ -16,6 +16,8 @@ from .statistics import auroc, bootstrap_mean, city_balanced_bootstrap, paired_b
 METRICS = ("cos_sim", "top1", "chance_adjusted_top1", "reciprocal_rank", "margin_hard", "margin_mean",
            "margin_nearest_same_city", "mmd2", "dcsf", "gads")
 DELTA_METRICS = ("cos_sim", "top1", "margin_hard")
+#: the tables :func:`build_tables` returns (each written as ``table_<name>.csv``)
+TABLE_NAMES = ("by_condition", "by_model_L1", "deltas", "city_balanced", "clip_check")
 CONDITION_ORDER = CONDITIONS
 #: (baseline, treatment): prompt-level deltas, then L1 minus each control
 DELTAS = (("L0", "L1"), ("L1", "L2"), ("C_WRONG_STREET", "L1"), ("C_SHUFFLED_NEIGHBORHOOD", "L1"),
@@ -127,10 +129,15 @@ def to_markdown(title: str, rows: list[dict], columns: list[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def tables_markdown(tables: dict[str, list[dict]], stand_in_note: str | None = None) -> str:
+def tables_markdown(tables: dict[str, list[dict]], stand_in_note: str | None = None,
+                    notes: list[str] | tuple = ()) -> str:
+    """The tables as Markdown under a banner: the stand-in warning, then every note of the run
+    (what was left out and why)."""
     parts = ["# GeoFidelity evaluation tables", ""]
     if stand_in_note:
         parts += [f"> **{stand_in_note}**", ""]
+    for note in notes:
+        parts += [f"> Note: {note}", ""]
     parts.append(to_markdown("By prompt condition (paper Table 5)", tables.get("by_condition", []),
                              ["condition", "panels", "cos_sim", "top1", "chance_adjusted_top1", "margin_hard", "mmd2", "gads"]))
     parts.append(to_markdown("L1 by model with the real anchors (paper Table 9)", tables.get("by_model_L1", []),

@@ -11,20 +11,24 @@ from .release import import_release
 from .store import BenchmarkStore
 
 
-def load_segments_gpkg(store: BenchmarkStore, gpkg: str | Path) -> int:
-    from ..selection.writers import read_segments_gpkg
+def load_segments_gpkg(store: BenchmarkStore, gpkg: str | Path | list[dict]) -> int:
+    """Put the segments of a segments GeoPackage (or its rows, already read with
+    :func:`..reference_panels.inputs.read_segments_checked`) into the store; a file that is not
+    such a GeoPackage is an :class:`InputError` naming it."""
+    from ..reference_panels.inputs import read_segments_checked
 
-    rows = read_segments_gpkg(gpkg)
-    if not rows:
-        raise InputError(f"{gpkg} holds no segments")
+    rows = gpkg if isinstance(gpkg, list) else read_segments_checked(gpkg)
     return store.put_segments(rows)
 
 
 def build_store_galleries(store_path: str | Path, segments_gpkg: str | Path | None = None, seed: int = 0,
                           keep_existing: bool = True, progress: Progress | None = None) -> int:
+    from ..reference_panels.inputs import read_segments_checked
+
+    rows = read_segments_checked(segments_gpkg) if segments_gpkg else None  # before the store opens
     with BenchmarkStore(store_path) as store:
-        if segments_gpkg:
-            n = load_segments_gpkg(store, segments_gpkg)
+        if rows:
+            n = load_segments_gpkg(store, rows)
             if progress:
                 progress.info(f"loaded {n} segments from {Path(segments_gpkg).name}")
         segments = store.segments()
@@ -41,5 +45,15 @@ def build_store_galleries(store_path: str | Path, segments_gpkg: str | Path | No
 
 def import_release_into(root: str | Path, store_path: str | Path, seed: int = 0,
                         progress: Progress | None = None) -> dict:
-    with BenchmarkStore(store_path) as store:
+    """Import the release at ``root`` into the store at ``store_path`` (created if missing).
+
+    The store path and the release root are checked first; the import then fills a copy of the
+    store under a temporary name (a new file when there is no store yet) that replaces the
+    store only when everything was read and written: a failed or cancelled import leaves no
+    new store behind and never changes an existing one."""
+    from .release import check_release_root
+    from .store_swap import replacing_store
+
+    check_release_root(root)
+    with replacing_store(store_path) as store:
         return import_release(root, store, seed=seed, progress=progress)
