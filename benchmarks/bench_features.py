@@ -1,4 +1,4 @@
-"""Benchmark of the feature stage (PROTOCOL §5): the whole pipeline against the bare model.
+"""Benchmark of the feature stage (method §5): the whole pipeline against the bare model.
 
 Both sides embed the same images in the same batches with the same model, alternately, and
 the best of ``--rounds`` runs of each is kept:

@@ -1,4 +1,4 @@
-"""Mapillary fetch throughput (PROTOCOL §2) against the local fake Graph API with 50 ms of
+"""Mapillary fetch throughput (method §2) against the local fake Graph API with 50 ms of
 latency per request: the concurrent client (tiled search + thumbnail pool) against the same
 client run one request at a time (``max_workers=1``), in the same run, best of three each on
 fresh caches. Goals: ≥ 8× faster, and a second run makes no image request (all from the cache).

@@ -1,4 +1,4 @@
-"""Benchmark of the evaluation engine at the published benchmark's full scale (PROTOCOL §6–§7).
+"""Benchmark of the evaluation engine at the published benchmark's full scale (method §6–§7).
 
 Synthetic, seeded features: 112 segments × 67 reference images, 6 models × 6 conditions ×
 112 segments = 4,032 generated panels of 4 images, 768-d embeddings, galleries of K ≤ 5 with a
@@ -171,7 +171,7 @@ def bootstrap_per_cell(rows: list[dict], scores: dict) -> tuple[float, int]:
 
 
 def clip_check(scores: dict) -> None:
-    """PROTOCOL §7 CLIP check on a synthetic CLIP score per panel."""
+    """method §7 CLIP check on a synthetic CLIP score per panel."""
     clip = scores["cos_sim"] + np.random.default_rng(3).normal(0, 0.05, len(scores["cos_sim"]))
     statistics.spearman(clip, scores["cos_sim"])
     statistics.spearman(clip, scores["top1"])

@@ -1,4 +1,4 @@
-"""``geofidelity:build_galleries`` — PROTOCOL §3 hard-negative galleries in the store."""
+"""``geofidelity:build_galleries`` — method §3 hard-negative galleries in the store."""
 from __future__ import annotations
 
 from qgis.core import (QgsProcessingAlgorithm, QgsProcessingOutputFile, QgsProcessingOutputNumber,
@@ -26,7 +26,7 @@ class BuildGalleriesAlgorithm(QgsProcessingAlgorithm):
         return ("For every segment: the nearest segment of the same city, another segment of the same city in a "
                 "different neighbourhood, a segment with the same driving side in another city and a random "
                 "segment of another city — distinct, seeded — plus the stricter same-neighbourhood negative kept "
-                "apart (PROTOCOL §3). Missing kinds are skipped and K is recorded per row at evaluation. "
+                "apart (method §3). Missing kinds are skipped and K is recorded per row at evaluation. "
                 "Optionally loads the segments GeoPackage from 'Select named road segments' into the store first.")
 
     def createInstance(self):  # noqa: N802

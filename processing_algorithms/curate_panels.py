@@ -1,4 +1,4 @@
-"""``geofidelity:curate_panels`` — PROTOCOL §2 filters 1–8 and the cap per segment."""
+"""``geofidelity:curate_panels`` — method §2 filters 1–8 and the cap per segment."""
 from __future__ import annotations
 
 from qgis.core import (QgsProcessingAlgorithm, QgsProcessingOutputNumber, QgsProcessingParameterFile,

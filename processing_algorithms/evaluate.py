@@ -1,4 +1,4 @@
-"""``geofidelity:evaluate`` — PROTOCOL §5–§7 scores, tables and a per-segment margin layer."""
+"""``geofidelity:evaluate`` — method §5–§7 scores, tables and a per-segment margin layer."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -37,7 +37,7 @@ class EvaluateAlgorithm(QgsProcessingAlgorithm):
                 "each generated panel and the three real anchors: CosSim, MMD², DCSF, GADS (when a "
                 "semantic model is given) and retrieval against the hard-negative gallery — top-1, "
                 "reciprocal rank, chance-adjusted top-1, Δhard, Δmean and the margin per negative kind "
-                "(PROTOCOL §5–§6). Writes per-panel scores (CSV and GeoPackage), the paper's tables with "
+                "(method §5–§6). Writes per-panel scores (CSV and GeoPackage), the paper's tables with "
                 "bootstrap intervals (§7), a run manifest, and a per-segment layer for one model and "
                 "condition styled by Δhard around 0.")
 

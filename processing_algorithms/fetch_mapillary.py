@@ -1,5 +1,5 @@
 """``geofidelity:fetch_mapillary`` — Mapillary images inside each segment's road buffer
-(PROTOCOL §2). The token comes from a QGIS authentication config (Basic: the password field;
+(method §2). The token comes from a QGIS authentication config (Basic: the password field;
 or a config holding a ``token`` entry), else the ``MAPILLARY_ACCESS_TOKEN`` variable; it is
 never a plain parameter and never written to a log, layer, manifest or project."""
 from __future__ import annotations

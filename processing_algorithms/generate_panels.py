@@ -1,4 +1,4 @@
-"""``geofidelity:generate_panels`` and ``geofidelity:import_generated`` — PROTOCOL §4 panels."""
+"""``geofidelity:generate_panels`` and ``geofidelity:import_generated`` — method §4 panels."""
 from __future__ import annotations
 
 from qgis.core import (QgsProcessingAlgorithm, QgsProcessingException, QgsProcessingOutputNumber,
@@ -26,7 +26,7 @@ class GeneratePanelsAlgorithm(QgsProcessingAlgorithm):
         return "generate"
 
     def shortHelpString(self):  # noqa: N802
-        return ("Builds the prompts of PROTOCOL §4 for every segment — L0 (city), L1 (+ street and neighbourhood), "
+        return ("Builds the prompts of method §4 for every segment — L0 (city), L1 (+ street and neighbourhood), "
                 "L2 (+ coordinates) and the same-city controls (wrong street, shuffled neighbourhood, both) — and "
                 "generates a panel of images per prompt with one diffusers generator (registered: SDXL, SD 3.5 "
                 "Large, FLUX.1-dev, FLUX.1-schnell, PixArt-Σ, HunyuanDiT; or a local diffusers folder). A distinct "

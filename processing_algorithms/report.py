@@ -1,4 +1,4 @@
-"""``geofidelity:report`` — an HTML report with PNG figures of one evaluation (PROTOCOL §6–§8)."""
+"""``geofidelity:report`` — an HTML report with PNG figures of one evaluation (method §6–§8)."""
 from __future__ import annotations
 
 from qgis.core import (QgsProcessingAlgorithm, QgsProcessingOutputHtml, QgsProcessingParameterFile,

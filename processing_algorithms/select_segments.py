@@ -1,4 +1,4 @@
-"""``geofidelity:select_segments`` — PROTOCOL §1 named road segments."""
+"""``geofidelity:select_segments`` — method §1 named road segments."""
 from __future__ import annotations
 
 import json
@@ -43,7 +43,7 @@ class SelectSegmentsAlgorithm(QgsProcessingAlgorithm):
         return "select"
 
     def shortHelpString(self):  # noqa: N802
-        return ("Chooses the benchmark's targets (PROTOCOL §1): named OSM highway ways within the "
+        return ("Chooses the benchmark's targets (method §1): named OSM highway ways within the "
                 "radius of each city centre, touching same-name ways merged, kept when ≥ the "
                 "minimum length, clipped around the point nearest the centroid, then a seeded "
                 "greedy choice stratified by road class with centroids at least the spacing apart. "

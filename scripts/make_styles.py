@@ -52,7 +52,7 @@ MARGIN_CLASSES = [(-2.0, -0.10, "#b2182b", "< −0.10 (loses clearly)"),
 
 
 def margin_diverging(layer: QgsVectorLayer, points: bool = False) -> None:
-    """Δhard = s(target) − max s(negatives): diverging around 0 (PROTOCOL §6 margins)."""
+    """Δhard = s(target) − max s(negatives): diverging around 0 (method §6 margins)."""
     from qgis.core import QgsGraduatedSymbolRenderer, QgsMarkerSymbol, QgsRendererRange
 
     ranges = []
@@ -86,7 +86,7 @@ def _size_by_panel(renderer, points: bool = False) -> None:
 
 
 def alternative_scores(layer: QgsVectorLayer) -> None:
-    """Alternative looks of the per-segment scores: top-1, CosSim, GADS (PROTOCOL §6)."""
+    """Alternative looks of the per-segment scores: top-1, CosSim, GADS (method §6)."""
     from qgis.core import QgsGraduatedSymbolRenderer, QgsRendererRange
 
     specs = {

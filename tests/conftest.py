@@ -88,3 +88,13 @@ def qgis_process_env(plugin_root: Path, home: Path) -> dict:
 def run_qgis_process(args: list[str], env: dict, timeout: int = 300) -> subprocess.CompletedProcess:
     return subprocess.run(["qgis_process.bin", *args], env=env, capture_output=True, text=True,
                           timeout=timeout)
+
+
+@pytest.fixture(scope="session")
+def qgis_env(tmp_path_factory):
+    """``qgis_process.bin`` environment with the plugin built from this checkout and enabled."""
+    subprocess.run(["make", "-s", "plugin"], cwd=REPO, check=True, capture_output=True)
+    env = qgis_process_env(REPO / "build" / "plugins", tmp_path_factory.mktemp("qgis-home"))
+    enable = run_qgis_process(["plugins", "enable", "geofidelity_plugin"], env)
+    assert enable.returncode == 0, enable.stdout + enable.stderr
+    return env

@@ -1,4 +1,4 @@
-"""A fake Mapillary Graph API v4 and image CDN on 127.0.0.1 (PROTOCOL §2), for tests and the
+"""A fake Mapillary Graph API v4 and image CDN on 127.0.0.1 (method §2), for tests and the
 benchmark.
 
 It answers ``GET /images?bbox=…&fields=…&limit=…`` in the real format (GeoJSON points, epoch

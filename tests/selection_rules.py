@@ -1,4 +1,4 @@
-"""Every PROTOCOL §1 rule, checked on a selection result from the raw OSM file with
+"""Every method §1 rule, checked on a selection result from the raw OSM file with
 independent code (pyosmium + pyproj.Geod)."""
 from __future__ import annotations
 

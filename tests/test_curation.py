@@ -1,4 +1,4 @@
-"""PROTOCOL §2 curation tiers: solar elevation, quality measures, duplicates, tier order,
+"""method §2 curation tiers: solar elevation, quality measures, duplicates, tier order,
 audit flags, the cap per segment, and the two model tiers with tiny models loaded through the
 real loading code."""
 from __future__ import annotations
@@ -84,7 +84,7 @@ def bad_images(tmp_path_factory):
     return paths
 
 
-# --- solar elevation (PROTOCOL §2 filter 3) ---------------------------------------------------
+# --- solar elevation (method §2 filter 3) ---------------------------------------------------
 
 def test_solar_elevation_matches_astral_over_a_grid():
     from astral import Observer
@@ -122,7 +122,7 @@ def test_declination_at_equinox_and_solstice_and_night_is_below_horizon():
     assert solar_elevation(4.70, 50.88, utc_ms(2024, 6, 21, 23, 30)) < -10
 
 
-# --- quality measures (PROTOCOL §2 filter 6) ---------------------------------------------------
+# --- quality measures (method §2 filter 6) ---------------------------------------------------
 
 def test_laplacian_variance_of_a_checkerboard_by_hand():
     board = (np.indices((8, 8)).sum(axis=0) % 2) * 255.0
@@ -159,7 +159,7 @@ def test_leuven_street_photos_pass_quality_with_defaults(leuven):
         assert quality.failures(measures) == [], (path, measures)
 
 
-# --- duplicates (PROTOCOL §2 filter 7) ---------------------------------------------------------
+# --- duplicates (method §2 filter 7) ---------------------------------------------------------
 
 def test_re_encoded_copy_clusters_and_different_photos_do_not(leuven):
     original = load_rgb(leuven[0])

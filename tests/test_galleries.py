@@ -1,4 +1,4 @@
-"""Galleries (PROTOCOL §3) checked with independent code: geodesic nearest via pyproj.Geod,
+"""Galleries (method §3) checked with independent code: geodesic nearest via pyproj.Geod,
 kind constraints, distinct negatives, K, seeding, the release's own neg_* ids."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Stage 3 (PROTOCOL §4): prompts, seeds, the generator registry, generation with a tiny real
+"""Stage 3 (method §4): prompts, seeds, the generator registry, generation with a tiny real
 Stable Diffusion pipeline loaded through the runner's own loading code, and the import of a
 folder of images made elsewhere."""
 from __future__ import annotations

@@ -136,3 +136,24 @@ def test_plugin_toolbar_action_opens_the_inspector(qgis_app, qgis_iface, qgis_ca
     from geofidelity_plugin.qgis_env import register_provider
 
     register_provider()  # other tests of this session use the provider
+
+
+@pytest.mark.fault
+def test_damaged_store_is_a_message_in_the_dock(qgis_app, qgis_canvas, evaluated):
+    """A store damaged after the evaluation: the click shows what is wrong, QGIS gets no traceback."""
+    from geofidelity_plugin.gui.inspector_dock import InspectorDock
+    from geofidelity_plugin.gui.map_tool import SegmentIdentifyTool
+
+    store, evaluation, gpkg = evaluated
+    layer = _layer(gpkg, store, evaluation)
+    _open(qgis_canvas, layer)
+    store.write_bytes(b"this is not a database any more\n" * 64)
+    dock, tool = InspectorDock(), SegmentIdentifyTool(qgis_canvas)
+    tool.segmentIdentified.connect(dock.show_feature)
+    _click(qgis_canvas, tool, layer, "gb-beta-1")
+    assert dock.view is None
+    assert "cannot show this segment" in dock.title.text() and str(store) in dock.title.text()
+    assert "not a GeoFidelity benchmark store" in dock.problem
+    assert dock.references.count() == 0
+    assert dock.set_audit("reject") == 0  # nothing selected, nothing raised
+    QgsProject.instance().removeMapLayer(layer.id())

@@ -1,4 +1,4 @@
-"""Mapillary client of the reference panels (PROTOCOL §2) against a local server that speaks the
+"""Mapillary client of the reference panels (method §2) against a local server that speaks the
 real Graph API v4 format (``tests/mapillary_server.py``), including its refusals, rate limits,
 "reduce the amount of data" answers, truncated answers and expiring thumbnail URLs."""
 from __future__ import annotations

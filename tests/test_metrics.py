@@ -1,4 +1,4 @@
-"""PROTOCOL §6 panel metrics, each checked against a plain computation written out here."""
+"""method §6 panel metrics, each checked against a plain computation written out here."""
 import math
 
 import numpy as np

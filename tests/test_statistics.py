@@ -1,4 +1,4 @@
-"""PROTOCOL §7 statistics against scipy and against plain loops written out here."""
+"""method §7 statistics against scipy and against plain loops written out here."""
 import numpy as np
 import pytest
 from scipy import stats as sps

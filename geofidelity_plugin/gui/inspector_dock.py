@@ -128,10 +128,27 @@ class InspectorDock(QDockWidget):
                 w.clear()
             self.scores.setRowCount(0)
             return
-        with BenchmarkStore(self.store_path, create=False) as store:
-            self.view = segment_view(store, segment_id, self.evaluation_dir, self.model_box.currentText() or None,
-                                     self.condition_box.currentText() or None)
+        try:
+            with BenchmarkStore(self.store_path, create=False) as store:
+                self.view = segment_view(store, segment_id, self.evaluation_dir, self.model_box.currentText() or None,
+                                         self.condition_box.currentText() or None)
+        except Exception as exc:  # noqa: BLE001 — a damaged store is a message in the dock, never a traceback
+            self._show_problem(segment_id, exc)
+            return
         self._fill()
+
+    def _show_problem(self, segment_id: str, exc: BaseException) -> None:
+        from html import escape
+
+        from geofidelity_plugin.core.errors import user_message
+
+        self.view = None
+        self.problem = user_message(exc)[0]
+        self.title.setText(f"{escape(segment_id)}<br><span style='color:#b2182b'><b>cannot show this segment:</b> "
+                           f"{escape(self.problem)}</span>")
+        for w in (self.references, self.negatives, self.generated):
+            w.clear()
+        self.scores.setRowCount(0)
 
     def _reload(self, *_):
         if getattr(self, "segment_id", None) and self.store_path:
@@ -227,9 +244,13 @@ class InspectorDock(QDockWidget):
         chosen = [i.data(Qt.UserRole + 1) for i in self.references.selectedItems() if i.data(Qt.UserRole + 1)]
         if not chosen or not self.store_path:
             return 0
-        with BenchmarkStore(self.store_path, create=False) as store:
-            for reference_id in chosen:
-                store.set_audit(reference_id, decision)
+        try:
+            with BenchmarkStore(self.store_path, create=False) as store:
+                for reference_id in chosen:
+                    store.set_audit(reference_id, decision)
+        except Exception as exc:  # noqa: BLE001 — e.g. the store became read-only or damaged
+            self._show_problem(self.segment_id, exc)
+            return 0
         self.show_segment(self.segment_id)
         return len(chosen)
 

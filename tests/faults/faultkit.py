@@ -6,7 +6,7 @@
   half-written output or staging folder remains, and a clean re-run works.
 
 Cases run the real command line in a subprocess (``run_cli``) and the real ``qgis_process.bin``
-with the plugin from ``build/plugins`` (``run_qgis``).
+with the plugin from ``build/plugins`` (``run_qgis`` with the ``qgis_env`` fixture of conftest).
 """
 from __future__ import annotations
 
@@ -17,9 +17,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
-from conftest import REPO, qgis_process_env, run_qgis_process
+from conftest import REPO, run_qgis_process
 
 TRACEBACK_MARKERS = ("Traceback (most recent call last)", "File \"/", "Error in sys.excepthook")
 
@@ -82,16 +80,6 @@ def assert_no_partial_outputs(folder: Path) -> None:
 
 def read_manifest(folder: Path, name: str = "manifest.json") -> dict:
     return json.loads((folder / name).read_text(encoding="utf-8"))
-
-
-@pytest.fixture(scope="session")
-def qgis_env(tmp_path_factory):
-    """``qgis_process.bin`` environment with the plugin built from this checkout and enabled."""
-    subprocess.run(["make", "-s", "plugin"], cwd=REPO, check=True, capture_output=True)
-    env = qgis_process_env(REPO / "build" / "plugins", tmp_path_factory.mktemp("qgis-home"))
-    enable = run_qgis_process(["plugins", "enable", "geofidelity_plugin"], env)
-    assert enable.returncode == 0, enable.stdout + enable.stderr
-    return env
 
 
 def run_qgis(env: dict, algorithm: str, **params) -> subprocess.CompletedProcess:

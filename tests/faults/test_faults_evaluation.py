@@ -18,7 +18,7 @@ import pytest
 
 from eval_fixtures import make_store
 from faultkit import (assert_fails_cleanly, assert_no_partial_outputs, assert_qgis_fails_cleanly,
-                      assert_store_ok, file_size_limit, no_traceback, qgis_env, run_cli, run_qgis)  # noqa: F401
+                      assert_store_ok, file_size_limit, no_traceback, run_cli, run_qgis)  # noqa: F401
 from tiny_models import make_tiny_dinov2
 
 pytestmark = pytest.mark.fault

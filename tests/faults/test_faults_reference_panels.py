@@ -15,7 +15,7 @@ import pytest
 from shapely.geometry import LineString
 
 from faultkit import (assert_fails_cleanly, assert_no_partial_outputs, assert_qgis_fails_cleanly,
-                      assert_store_ok, file_size_limit, no_traceback, qgis_env, run_cli,  # noqa: F401
+                      assert_store_ok, file_size_limit, no_traceback, run_cli,  # noqa: F401
                       run_qgis)
 from geofidelity_plugin.core.errors import RemoteServiceError
 from geofidelity_plugin.core.evaluation.store import BenchmarkStore

@@ -14,7 +14,7 @@ import pytest
 
 from conftest import REPO
 from faultkit import (assert_fails_cleanly, assert_no_partial_outputs, assert_qgis_fails_cleanly,
-                      file_size_limit, no_traceback, qgis_env, run_cli, run_qgis)  # noqa: F401
+                      file_size_limit, no_traceback, run_cli, run_qgis)  # noqa: F401
 
 pytestmark = pytest.mark.fault
 

@@ -1,1 +1,1 @@
-"""Evaluation stage (PROTOCOL §6–§7): panel metrics, retrieval over galleries, bootstrap statistics."""
+"""Evaluation stage (method §6–§7): panel metrics, retrieval over galleries, bootstrap statistics."""

@@ -1,4 +1,4 @@
-"""Score a benchmark store (PROTOCOL §5–§7): embed every image (cached), assemble reference
+"""Score a benchmark store (method §5–§7): embed every image (cached), assemble reference
 panels, galleries and real anchors, compute CosSim, MMD², DCSF, GADS and retrieval for every
 panel in one vectorised pass, then the paper's tables with bootstrap intervals.
 
@@ -28,7 +28,7 @@ log = logging.getLogger("geofidelity")
 
 @dataclass
 class EvaluationOptions:
-    """Every *(option)* of PROTOCOL §5–§7 with its default; recorded in the manifest."""
+    """Every *(option)* of method §5–§7 with its default; recorded in the manifest."""
 
     seed: int = 0
     l2_normalise: bool = False            # §5: normalise each embedding before averaging

@@ -1,4 +1,4 @@
-"""On-disk cache of per-image embeddings (PROTOCOL §5: "cached by image content hash + model id
+"""On-disk cache of per-image embeddings (method §5: "cached by image content hash + model id
 + preprocessing, so a re-run recomputes only what changed").
 
 A row is keyed by :class:`CacheKey` — the sha256 of the image file's bytes, the model id, the
@@ -244,17 +244,10 @@ class FeatureCache:
             return 0
         with self._lock:
             try:
-                conn = self._connection()
-                self._retry_locked(lambda: conn.execute("BEGIN IMMEDIATE"))
-                try:
-                    conn.executemany(
-                        "DELETE FROM embeddings WHERE model_id = ? AND model_revision = ? AND preprocessing = ? "
-                        "AND image_sha256 = ?",
-                        [(k.model_id, k.model_revision, k.preprocessing, k.image_sha256) for k in keys])
-                    conn.execute("COMMIT")
-                except BaseException:
-                    conn.execute("ROLLBACK")
-                    raise
+                self._write_many(
+                    "DELETE FROM embeddings WHERE model_id = ? AND model_revision = ? AND preprocessing = ? "
+                    "AND image_sha256 = ?",
+                    [(k.model_id, k.model_revision, k.preprocessing, k.image_sha256) for k in keys])
             except sqlite3.DatabaseError as exc:
                 log.debug("feature cache %s: cannot delete rows: %s", self.path, exc)
         self.warn(f"feature cache {self.path}: {len(keys)} cached embedding(s) {why} deleted and recomputed")
@@ -293,16 +286,7 @@ class FeatureCache:
             return 0
         with self._lock:
             try:
-                conn = self._connection()
-                self._retry_locked(lambda: conn.execute("BEGIN IMMEDIATE"))
-                try:
-                    conn.executemany("INSERT OR REPLACE INTO embeddings VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                                     rows)
-                    conn.execute("COMMIT")
-                except BaseException:
-                    with contextlib.suppress(sqlite3.Error):
-                        conn.execute("ROLLBACK")
-                    raise
+                self._write_many("INSERT OR REPLACE INTO embeddings VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
             except sqlite3.DatabaseError as exc:  # a full disk, a damaged file: the run goes on
                 if _is_busy(exc):
                     raise
@@ -311,6 +295,18 @@ class FeatureCache:
                 return 0
             self.stats.writes += len(rows)
         return len(rows)
+
+    def _write_many(self, sql: str, rows: list[tuple]) -> None:
+        """``executemany`` in one immediate transaction, rolled back on any failure (hold the lock)."""
+        conn = self._connection()
+        self._retry_locked(lambda: conn.execute("BEGIN IMMEDIATE"))
+        try:
+            conn.executemany(sql, rows)
+            conn.execute("COMMIT")
+        except BaseException:
+            with contextlib.suppress(sqlite3.Error):
+                conn.execute("ROLLBACK")
+            raise
 
     def clear(self, model_id: str | None = None) -> int:
         """Delete every row (or those of one model); returns how many went."""

@@ -1,4 +1,4 @@
-"""Per-image DINOv2 embeddings (PROTOCOL §5 Features).
+"""Per-image DINOv2 embeddings (method §5 Features).
 
 The global embedding of an image is the layer-normed CLS token — ``pooler_output`` of a
 transformers ``Dinov2Model`` — computed with the checkpoint's own image-processor defaults. The
@@ -63,7 +63,7 @@ class EmbeddingResult:
 
 
 class FeatureExtractor:
-    """Loads a DINOv2 checkpoint once and embeds images with it (PROTOCOL §5)."""
+    """Loads a DINOv2 checkpoint once and embeds images with it (method §5)."""
 
     def __init__(self, model: str | os.PathLike = DEFAULT_MODEL, device: str | None = None,
                  batch_size: int = 16, cache: FeatureCache | None = None, dtype: Any = None,
@@ -153,7 +153,7 @@ class FeatureExtractor:
                 "cache_model_id": cache_model_id, "revision": revision,
                 "model_type": getattr(model.config, "model_type", None), "dim": self.dim,
                 "dtype": signature["compute_dtype"], "device": str(self.device),
-                "embedding": "pooler_output (layer-normed CLS token), PROTOCOL §5",
+                "embedding": "pooler_output (layer-normed CLS token), method §5",
                 "l2_normalise": self.l2_normalise, "preprocessing": preprocessing,
                 "loader": LOADER_VERSION, "max_pixels": self.max_pixels,
                 "fast_jpeg_decode": self.fast_jpeg_decode,
@@ -161,7 +161,7 @@ class FeatureExtractor:
                 "cache_signature": "sha256:" + digest[:32]}
 
     def model_info(self) -> dict[str, Any]:
-        """What a manifest needs to reproduce the embeddings (PROTOCOL §5, STYLE manifests)."""
+        """What a manifest needs to reproduce the embeddings (method §5, STYLE manifests)."""
         return json.loads(json.dumps(self._info, default=str))
 
     def _key(self, image_sha256: str) -> CacheKey:
@@ -282,7 +282,7 @@ class FeatureExtractor:
             outputs = self.model(pixel_values=pixel_values)
             pooled = getattr(outputs, "pooler_output", None)
             if pooled is None:
-                raise InputError(f"model {self.model_ref} gives no pooler_output; PROTOCOL §5 needs "
+                raise InputError(f"model {self.model_ref} gives no pooler_output; method §5 needs "
                                  "a DINOv2 backbone (Dinov2Model)")
             return pooled.float().cpu().numpy()
 

@@ -1,4 +1,4 @@
-"""Retrieval galleries (PROTOCOL §3): per target, its own reference panel and up to four
+"""Retrieval galleries (method §3): per target, its own reference panel and up to four
 negative panels of distinct segments, one per kind, plus a stricter same-neighbourhood negative
 kept apart from the main gallery.
 

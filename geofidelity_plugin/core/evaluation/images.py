@@ -1,4 +1,4 @@
-"""Robust image loading for the feature stage (PROTOCOL §5).
+"""Robust image loading for the feature stage (method §5).
 
 Every image — a Mapillary reference photo, a generated image, a folder imported from a generator
 outside the tool — goes through :func:`load_rgb`, which either returns an 8-bit RGB PIL image or
@@ -55,7 +55,7 @@ class ImageError(InputError):
 
 
 def content_hash(path: str | os.PathLike, chunk: int = 1 << 20) -> str:
-    """sha256 of the file's bytes — the image's identity in the feature cache (PROTOCOL §5)."""
+    """sha256 of the file's bytes — the image's identity in the feature cache (method §5)."""
     digest = hashlib.sha256()
     try:
         with open(path, "rb") as fh:

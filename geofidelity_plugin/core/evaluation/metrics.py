@@ -1,11 +1,11 @@
-"""PROTOCOL §6 panel metrics — CosSim, MMD², DCSF, GADS — for one panel and for many at once.
+"""method §6 panel metrics — CosSim, MMD², DCSF, GADS — for one panel and for many at once.
 
 The single-panel functions compute each quantity plainly (explicit pairwise distances), so they
 are the readable definition. The batched functions score many generated panels against their
 reference panels in one pass: everything that depends only on a reference panel (its mean, the
 kernel self-term k_RR, its within-panel diversity d_R) is computed once in :class:`ReferenceSet`,
 and the cross terms come from matrix products grouped by reference panel. All arithmetic is
-float64. Embeddings are the per-image DINOv2 features of PROTOCOL §5 (one row per image).
+float64. Embeddings are the per-image DINOv2 features of method §5 (one row per image).
 """
 from __future__ import annotations
 
@@ -15,11 +15,11 @@ from typing import Sequence, Union
 import numpy as np
 from scipy.spatial.distance import cdist
 
-#: PROTOCOL §6 DCSF: weight λ of the diversity penalty.
+#: method §6 DCSF: weight λ of the diversity penalty.
 DCSF_LAMBDA = 0.5
-#: PROTOCOL §6 GADS: histogram bins on [0, 1].
+#: method §6 GADS: histogram bins on [0, 1].
 GADS_BINS = 10
-#: PROTOCOL §6 MMD²: defaults of the global median-heuristic sample.
+#: method §6 MMD²: defaults of the global median-heuristic sample.
 GAMMA_SAMPLE_SIZE = 1000
 GAMMA_SEED = 0
 
@@ -75,7 +75,7 @@ def panel_groups(panels: PanelStack) -> list[tuple[np.ndarray, np.ndarray]]:
 
 # --------------------------------------------------------------------------- single panel
 def cos_sim(generated_panel, reference_panel) -> float:
-    """PROTOCOL §6 CosSim: cosine of the panel mean embeddings."""
+    """method §6 CosSim: cosine of the panel mean embeddings."""
     g = _as_panel(generated_panel, "generated_panel").mean(axis=0)
     r = _as_panel(reference_panel, "reference_panel").mean(axis=0)
     g, r = _unit_rows(np.stack([g, r]), "panel mean")
@@ -83,12 +83,12 @@ def cos_sim(generated_panel, reference_panel) -> float:
 
 
 def rbf_kernel_matrix(a, b, gamma: float) -> np.ndarray:
-    """k(a, b) = exp(−γ‖a − b‖²) for every pair of rows (PROTOCOL §6 MMD²)."""
+    """k(a, b) = exp(−γ‖a − b‖²) for every pair of rows (method §6 MMD²)."""
     return np.exp(-_check_gamma(gamma) * cdist(a, b, "sqeuclidean"))
 
 
 def mmd2(generated_panel, reference_panel, gamma: float, unbiased: bool = False) -> float:
-    """PROTOCOL §6 MMD² with an RBF kernel; no square root is taken.
+    """method §6 MMD² with an RBF kernel; no square root is taken.
 
     Default: the paper's biased V-statistic, whose 1/m² and 1/n² sums include the diagonal
     (mathematically ≥ 0; a rounding residue below 0 is clipped). ``unbiased=True``: the
@@ -113,7 +113,7 @@ def mmd2(generated_panel, reference_panel, gamma: float, unbiased: bool = False)
 
 
 def mean_pairwise_cosine_distance(panel) -> float:
-    """PROTOCOL §6 DCSF diversity d: mean of 1 − cos over all pairs of images of one panel.
+    """method §6 DCSF diversity d: mean of 1 − cos over all pairs of images of one panel.
 
     A one-image panel has no pairs; its d is defined as 0 (no measurable diversity), so a
     one-image generated panel is penalised against any diverse reference panel.
@@ -127,7 +127,7 @@ def mean_pairwise_cosine_distance(panel) -> float:
 
 def dcsf(generated_panel, reference_panel, gamma: float, diversity_weight: float = DCSF_LAMBDA,
          unbiased: bool = False) -> float:
-    """PROTOCOL §6 DCSF = MMD² + λ·max(0, d_R − d_G), λ = ``diversity_weight`` (0.5)."""
+    """method §6 DCSF = MMD² + λ·max(0, d_R − d_G), λ = ``diversity_weight`` (0.5)."""
     penalty = max(0.0, mean_pairwise_cosine_distance(reference_panel)
                   - mean_pairwise_cosine_distance(generated_panel))
     return mmd2(generated_panel, reference_panel, gamma, unbiased) + diversity_weight * penalty
@@ -135,7 +135,7 @@ def dcsf(generated_panel, reference_panel, gamma: float, diversity_weight: float
 
 def median_heuristic_gamma(reference_embeddings, sample_size: int = GAMMA_SAMPLE_SIZE,
                            seed: int = GAMMA_SEED) -> float:
-    """PROTOCOL §6 MMD²: γ = 1 / median of the positive pairwise squared distances.
+    """method §6 MMD²: γ = 1 / median of the positive pairwise squared distances.
 
     One global, seeded sample (without replacement) of the reference embeddings — an
     ``(N, D)`` array or a sequence of reference panels, which are pooled — gives one γ for the
@@ -165,7 +165,7 @@ def median_heuristic_gamma(reference_embeddings, sample_size: int = GAMMA_SAMPLE
 
 
 def attribute_histograms(ratios, bins: int = GADS_BINS) -> np.ndarray:
-    """PROTOCOL §6 GADS: per-attribute histograms (probabilities) of per-image ratios.
+    """method §6 GADS: per-attribute histograms (probabilities) of per-image ratios.
 
     ``ratios`` is ``(..., images, attributes)`` with values in [0, 1]; returns
     ``(..., attributes, bins)``. Bins are those of ``np.histogram(range=(0, 1))``: left-closed,
@@ -197,7 +197,7 @@ def jensen_shannon_distance(p, q) -> np.ndarray:
 
 
 def gads(generated_ratios, reference_ratios, bins: int = GADS_BINS) -> float:
-    """PROTOCOL §6 GADS: mean over attributes of the JS distance between ratio histograms."""
+    """method §6 GADS: mean over attributes of the JS distance between ratio histograms."""
     g = attribute_histograms(generated_ratios, bins)
     r = attribute_histograms(reference_ratios, bins)
     if g.shape != r.shape:
@@ -209,7 +209,7 @@ def gads(generated_ratios, reference_ratios, bins: int = GADS_BINS) -> float:
 # --------------------------------------------------------------------------- batched
 @dataclass(frozen=True)
 class ReferenceSet:
-    """Reference-panel terms computed once per run (PROTOCOL §6), indexed by panel position.
+    """Reference-panel terms computed once per run (method §6), indexed by panel position.
 
     ``embeddings`` holds every panel's rows back to back; panel ``s`` is
     ``embeddings[offsets[s]:offsets[s + 1]]``.
@@ -265,7 +265,7 @@ class ReferenceSet:
 def score_panels(generated_panels: PanelStack, target_index, references: ReferenceSet, *,
                  unbiased: bool = False, diversity_weight: float = DCSF_LAMBDA
                  ) -> dict[str, np.ndarray]:
-    """Batched PROTOCOL §6 CosSim, MMD², DCSF of each generated panel against its reference.
+    """Batched method §6 CosSim, MMD², DCSF of each generated panel against its reference.
 
     ``generated_panels``: ``(P, m, D)`` or a sequence of ``(m_i, D)`` arrays;
     ``target_index``: ``(P,)`` positions into ``references``. Returns arrays of length P:
@@ -344,13 +344,13 @@ def _score_stack(g: np.ndarray, target: np.ndarray, refs: ReferenceSet, unbiased
 
 def reference_histograms(reference_ratio_panels: Sequence[np.ndarray],
                          bins: int = GADS_BINS) -> np.ndarray:
-    """PROTOCOL §6 GADS: ``(S, attributes, bins)`` histograms, one per reference panel."""
+    """method §6 GADS: ``(S, attributes, bins)`` histograms, one per reference panel."""
     return np.stack([attribute_histograms(p, bins) for p in reference_ratio_panels])
 
 
 def gads_batch(generated_ratios: PanelStack, target_index,
                reference_hist: np.ndarray) -> np.ndarray:
-    """Batched PROTOCOL §6 GADS of each generated panel against its reference histograms.
+    """Batched method §6 GADS of each generated panel against its reference histograms.
 
     ``generated_ratios``: ``(P, m, attributes)`` or a sequence of ``(m_i, attributes)``;
     ``reference_hist``: from :func:`reference_histograms`. Returns ``(P,)``.

@@ -1,4 +1,4 @@
-"""Write an evaluation's outputs (PROTOCOL §6–§7): per-panel rows as CSV and as a GeoPackage
+"""Write an evaluation's outputs (method §6–§7): per-panel rows as CSV and as a GeoPackage
 table joinable to the segments layer by ``segment_id``; a per-segment score layer for one model
 and condition; the tables as CSV and Markdown; the failed-image list; the run manifest.
 

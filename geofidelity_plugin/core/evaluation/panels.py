@@ -1,4 +1,4 @@
-"""Assemble the panels that the metrics score (PROTOCOL §6): reference panels of the retained
+"""Assemble the panels that the metrics score (method §6): reference panels of the retained
 segments, the held-out copies for the real anchor, the three real anchors, and the gallery row
 of every panel. Pure numpy; embeddings come in by image path.
 """
@@ -95,7 +95,7 @@ def gallery_positions(gallery: dict[str, str], layout: ReferenceLayout,
 
 def anchor_rows(layout: ReferenceLayout, segments: dict[str, dict], galleries: dict[str, dict],
                 anchor_size: int, seed: int) -> list[PanelRow]:
-    """The three real anchors of PROTOCOL §6, scored exactly like a model's panel."""
+    """The three real anchors of method §6, scored exactly like a model's panel."""
     rows = []
     ids = layout.segment_ids
     for sid in ids:

@@ -1,4 +1,4 @@
-"""PROTOCOL §7 CLIP check: Spearman's ρ and the AUROC of the CLIP score for top-1 retrieval,
+"""method §7 CLIP check: Spearman's ρ and the AUROC of the CLIP score for top-1 retrieval,
 from ranks with ties averaged (written out here; the tests compare with scipy)."""
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ def rank_average_ties(values) -> np.ndarray:
 
 
 def spearman(x, y) -> float:
-    """PROTOCOL §7 CLIP check: Spearman's ρ, the Pearson correlation of average-tie ranks.
+    """method §7 CLIP check: Spearman's ρ, the Pearson correlation of average-tie ranks.
 
     NaN when either variable is constant (ρ is undefined).
     """
@@ -34,7 +34,7 @@ def spearman(x, y) -> float:
 
 
 def auroc(scores, labels) -> float:
-    """PROTOCOL §7 CLIP check: AUROC of ``scores`` for the positive ``labels`` (e.g. top-1).
+    """method §7 CLIP check: AUROC of ``scores`` for the positive ``labels`` (e.g. top-1).
 
     From the rank sum (Mann–Whitney U / (n₁·n₀)); a tie between a positive and a negative
     counts one half.

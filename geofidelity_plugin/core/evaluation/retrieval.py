@@ -1,4 +1,4 @@
-"""PROTOCOL §6 retrieval: rank the target reference panel within its gallery (PROTOCOL §3).
+"""method §6 retrieval: rank the target reference panel within its gallery (method §3).
 
 A gallery row holds reference-panel positions in the column order of :data:`GALLERY_COLUMNS`:
 the target, one negative per kind of :data:`NEGATIVE_KINDS` (−1 where that kind is missing), and
@@ -39,7 +39,7 @@ class GalleryError(InputError, ValueError):
 def _no_negatives_error(where: str) -> GalleryError:
     return GalleryError(
         f"{where} has no negative panels, so retrieval is undefined (K would be 1). Give it at "
-        f"least one of {', '.join(NEGATIVE_KINDS)} (PROTOCOL §3), or leave that target out of "
+        f"least one of {', '.join(NEGATIVE_KINDS)} (method §3), or leave that target out of "
         "the retrieval scores.")
 
 
@@ -164,7 +164,7 @@ def gallery_similarities(generated_panels: PanelStack, gallery_rows, reference_m
 
 def retrieval_batch(generated_panels: PanelStack, gallery_rows, reference_means,
                     mode: str = "panel") -> dict[str, np.ndarray]:
-    """PROTOCOL §6 retrieval for many generated panels in one pass; arrays of length P.
+    """method §6 retrieval for many generated panels in one pass; arrays of length P.
 
     Mode ``"image"`` ranks each generated image and averages every quantity over the images
     (rank becomes a mean rank). Equal, row by row, to :func:`score_gallery`.
@@ -178,7 +178,7 @@ def retrieval_batch(generated_panels: PanelStack, gallery_rows, reference_means,
 
 def score_gallery(generated_panel, target_panel, negative_panels: Mapping[str, np.ndarray],
                   strict_negative_panel=None, mode: str = "panel") -> dict[str, float]:
-    """PROTOCOL §6 retrieval for one generated panel, written plainly (the batched reference).
+    """method §6 retrieval for one generated panel, written plainly (the batched reference).
 
     ``negative_panels`` maps kinds of :data:`NEGATIVE_KINDS` to ``(n, D)`` reference panels;
     missing kinds are simply absent.

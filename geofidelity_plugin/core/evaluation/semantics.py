@@ -1,4 +1,4 @@
-"""PROTOCOL §5 semantic features: per-image pixel ratios of 8 street attributes.
+"""method §5 semantic features: per-image pixel ratios of 8 street attributes.
 
 A Mask2Former trained on Mapillary Vistas labels every pixel with one of the 65 Vistas v1.2
 classes; a data file shipped with the project (``resources/data/vistas_attributes.json``) groups
@@ -50,7 +50,7 @@ def default_mapping_path() -> Path:
 
 @dataclass(frozen=True)
 class AttributeMapping:
-    """Vistas classes by id and the class ids of each attribute (PROTOCOL §5)."""
+    """Vistas classes by id and the class ids of each attribute (method §5)."""
 
     class_names: dict[int, str]
     attributes: dict[str, tuple[int, ...]]
@@ -83,7 +83,7 @@ def load_attribute_mapping(path: Union[str, Path, None] = None,
     """Read and validate a label → attribute mapping file (default: the shipped Vistas one).
 
     With ``exclude_recording_car`` the "vehicle" attribute takes the file's
-    ``vehicle_excluding_recording_car`` alternative (no Car Mount, no Ego Vehicle — PROTOCOL §5
+    ``vehicle_excluding_recording_car`` alternative (no Car Mount, no Ego Vehicle — method §5
     option), since those pixels are the recording car, not the street.
     """
     path = Path(path) if path is not None else default_mapping_path()
@@ -134,7 +134,7 @@ def load_attribute_mapping(path: Union[str, Path, None] = None,
                                 f"{attribute!r}; attributes must not overlap")
             owner.setdefault(cid, attribute)
     if problems:
-        raise InputError(f"the attribute mapping file {path} is not valid (PROTOCOL §5): "
+        raise InputError(f"the attribute mapping file {path} is not valid (method §5): "
                          + "; ".join(problems))
 
     return AttributeMapping(
@@ -182,7 +182,7 @@ def check_mapping_against_model(mapping: AttributeMapping,
             detail.append("the model's labels repeat a name: " + "; ".join(duplicates))
         raise InputError(
             f"the segmentation model's labels do not match the attribute mapping {mapping.path} "
-            f"(PROTOCOL §5): {'; '.join(detail)}. Use a Mapillary Vistas v1.2 model, or give a "
+            f"(method §5): {'; '.join(detail)}. Use a Mapillary Vistas v1.2 model, or give a "
             "mapping file whose 'classes' use this model's label names and whose 'attributes' "
             f"group them (copy {default_mapping_path()} and edit it).")
 
@@ -241,7 +241,7 @@ def _weights_sha256(folder: Path) -> Optional[str]:
 
 
 class SemanticRatioModel:
-    """A Vistas Mask2Former and the attribute mapping: images → (N, 8) ratios (PROTOCOL §5).
+    """A Vistas Mask2Former and the attribute mapping: images → (N, 8) ratios (method §5).
 
     ``model`` is a hub id (taken from the local Hugging Face cache when offline) or a folder
     written by ``save_pretrained`` holding the model and its image processor. ``cache`` is an
@@ -324,7 +324,7 @@ class SemanticRatioModel:
             "mapping_sha256": self.mapping.sha256,
             "exclude_recording_car": self.mapping.exclude_recording_car,
             "attributes": self.mapping.attribute_class_names(),
-            "protocol": "PROTOCOL §5",
+            "protocol": "method §5",
         }
 
     def model_info(self) -> dict:

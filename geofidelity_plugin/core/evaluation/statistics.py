@@ -1,4 +1,4 @@
-"""PROTOCOL §7 statistics: seeded percentile bootstraps, paired deltas, city-balanced summaries,
+"""method §7 statistics: seeded percentile bootstraps, paired deltas, city-balanced summaries,
 counts, and the Spearman / AUROC of the CLIP check — numpy arrays and lists of dicts only.
 
 Bootstraps are vectorised: each chunk of resamples draws an index matrix, turns it into a
@@ -17,7 +17,7 @@ import numpy as np
 
 from .rank_stats import auroc, rank_average_ties, spearman  # noqa: F401 (the CLIP check, §7)
 
-#: PROTOCOL §7: 5,000 resamples, percentile 95% intervals.
+#: method §7: 5,000 resamples, percentile 95% intervals.
 N_RESAMPLES = 5000
 CONFIDENCE = 0.95
 BOOTSTRAP_SEED = 0
@@ -89,7 +89,7 @@ def _finish(stats: np.ndarray, estimate: np.ndarray, n: np.ndarray, one_d: bool,
 
 def bootstrap_mean(values, *, n_resamples: int = N_RESAMPLES, confidence: float = CONFIDENCE,
                    seed: int = BOOTSTRAP_SEED) -> BootstrapResult:
-    """PROTOCOL §7 seeded percentile bootstrap of a mean over units (rows).
+    """method §7 seeded percentile bootstrap of a mean over units (rows).
 
     ``values``: ``(n,)`` or ``(n, k)``; with k columns the same resampled units serve every
     column (one table row: all metrics of one model and condition).
@@ -162,7 +162,7 @@ def _two_stage_chunk(rng: np.random.Generator, size: int, members: list[np.ndarr
 def city_balanced_bootstrap(values, cities: Sequence[Any], *, n_resamples: int = N_RESAMPLES,
                             confidence: float = CONFIDENCE, seed: int = BOOTSTRAP_SEED,
                             weighting: str = "city") -> BootstrapResult:
-    """PROTOCOL §7 city-balanced summary: resample cities, then targets within each drawn city.
+    """method §7 city-balanced summary: resample cities, then targets within each drawn city.
 
     ``weighting="city"`` (default): the statistic is the mean of the per-city means, so every
     city weighs the same (the estimate too). ``weighting="target"``: the pooled mean of all
@@ -208,7 +208,7 @@ def _value(row: Mapping[str, Any], key: str) -> float:
 
 @dataclass(frozen=True)
 class PairedDeltas:
-    """Differences treatment − baseline over matched units (PROTOCOL §7 prompt deltas)."""
+    """Differences treatment − baseline over matched units (method §7 prompt deltas)."""
 
     unit_keys: tuple[str, ...]
     value_keys: tuple[str, ...]
@@ -237,7 +237,7 @@ def pair_deltas(rows: Sequence[Mapping[str, Any]], value_keys: Union[str, Sequen
                 city_key: Optional[str] = "city") -> PairedDeltas:
     """Pair rows of two conditions by ``unit_keys`` and form the differences first.
 
-    Add ``"sample"`` to ``unit_keys`` to pair per sample (shared-noise runs, PROTOCOL §4). Two
+    Add ``"sample"`` to ``unit_keys`` to pair per sample (shared-noise runs, method §4). Two
     rows of one condition with the same unit are an error, since the pairing would be ambiguous.
     A missing or None value becomes NaN.
     """
@@ -271,7 +271,7 @@ def pair_deltas(rows: Sequence[Mapping[str, Any]], value_keys: Union[str, Sequen
 
 
 def delta_counts(deltas, cities: Optional[Sequence[Any]] = None) -> dict[str, Any]:
-    """PROTOCOL §7 counts: matched pairs, pairs with a positive difference, cities with a
+    """method §7 counts: matched pairs, pairs with a positive difference, cities with a
     positive mean difference (per value column when ``deltas`` has several)."""
     data, one_d = _columns(deltas)
     present = ~np.isnan(data)
@@ -303,7 +303,7 @@ def paired_bootstrap(rows: Sequence[Mapping[str, Any]], value_keys: Union[str, S
                      city_key: Optional[str] = "city", city_balanced: bool = False,
                      n_resamples: int = N_RESAMPLES, confidence: float = CONFIDENCE,
                      seed: int = BOOTSTRAP_SEED) -> DeltaSummary:
-    """PROTOCOL §7 paired bootstrap of treatment − baseline over matched units.
+    """method §7 paired bootstrap of treatment − baseline over matched units.
 
     The differences are formed first and the matched units resampled (or, with
     ``city_balanced=True``, cities and then units within them).
@@ -334,7 +334,7 @@ def bootstrap_table(rows: Sequence[Mapping[str, Any]], value_keys: Union[str, Se
                     with_counts: bool = False, n_resamples: int = N_RESAMPLES,
                     confidence: float = CONFIDENCE, seed: int = BOOTSTRAP_SEED
                     ) -> list[dict[str, Any]]:
-    """A whole table of PROTOCOL §7 intervals (every group × value) from one joint resampling.
+    """A whole table of method §7 intervals (every group × value) from one joint resampling.
 
     Rows are pivoted into one matrix — a row per unit (``unit_keys``), a column per group
     (``group_keys``, e.g. model and condition) and value, NaN where a group lacks the unit —

@@ -1,5 +1,5 @@
 """The benchmark store: segments, reference panels, galleries and generated panels of one
-benchmark in a single SQLite file beside the images (PROTOCOL §2–§4 inputs of §5–§7).
+benchmark in a single SQLite file beside the images (method §2–§4 inputs of §5–§7).
 
 SQLite's atomic commits make it safe against a crash mid-write: every public write is one
 transaction, so a killed run leaves either the old or the new rows, never half of them. Image
@@ -180,7 +180,7 @@ class BenchmarkStore:
         return len(data)
 
     def set_audit(self, reference_id: str, decision: str | None) -> None:
-        """Manual audit (PROTOCOL §2 tier 8) of one reference image; mirrored onto its Mapillary
+        """Manual audit (method §2 tier 8) of one reference image; mirrored onto its Mapillary
         candidate (``<segment_id>:<image_id>``) so that the next curation honours it."""
         if decision not in ("accept", "reject", None):
             raise InputError(f"audit decision must be 'accept', 'reject' or empty, not {decision!r}")

@@ -1,4 +1,4 @@
-"""The paper's tables from per-panel rows (PROTOCOL §7): by prompt condition (its Table 5),
+"""The paper's tables from per-panel rows (method §7): by prompt condition (its Table 5),
 L1 minus each control and the prompt-level deltas (Table 8), L1 by model beside the real
 anchors (Table 9), city-balanced summaries, and the CLIP check. Every interval is a seeded
 percentile bootstrap; deltas pair by (model, segment) and resample the differences.

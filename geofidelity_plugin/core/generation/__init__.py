@@ -1,1 +1,1 @@
-"""Stage 3 — generated panels (PROTOCOL §4)."""
+"""Stage 3 — generated panels (method §4)."""

@@ -1,4 +1,4 @@
-"""The text-to-image generators of the benchmark (PROTOCOL §4 Generators).
+"""The text-to-image generators of the benchmark (method §4 Generators).
 
 Six diffusers checkpoints with the paper's sampling settings, generated at 1024² by default,
 plus "custom" entries: a local diffusers folder with settings the user states explicitly (no

@@ -1,4 +1,4 @@
-"""Import a folder of images made outside the tool as generated panels (PROTOCOL §4: "import a
+"""Import a folder of images made outside the tool as generated panels (method §4: "import a
 folder of images" for generators outside the tool).
 
 The folder follows the release layout (RELEASE_FORMAT.md ``generations_v3``):

@@ -1,4 +1,4 @@
-"""Prompts per segment and condition (PROTOCOL §4 Prompts).
+"""Prompts per segment and condition (method §4 Prompts).
 
 Three levels say more and more about the place — L0 the city, L1 the street and neighbourhood,
 L2 the centroid as raw text — and three same-city controls keep the L1 sentence but name the
@@ -36,7 +36,7 @@ PLACEHOLDERS = {"city": "city", "country": "country", "country_code": "country_c
                 "street": "street_name", "neighborhood": "neighbourhood",
                 "lat": "centroid_lat", "lon": "centroid_lon"}
 
-#: which placeholders a level must use, and which it must not (PROTOCOL §4: each level adds
+#: which placeholders a level must use, and which it must not (method §4: each level adds
 #: information to the one before; the controls substitute street and neighbourhood of L1)
 _REQUIRED = {"l0": {"city"}, "l1": {"city", "street", "neighborhood"},
              "l2": {"city", "street", "neighborhood", "lat", "lon"}}
@@ -51,7 +51,7 @@ _SUBSTITUTED = {"C_WRONG_STREET": ("street",), "C_SHUFFLED_NEIGHBORHOOD": ("neig
 
 @dataclass(frozen=True)
 class PromptTemplates:
-    """The prompt templates of one run (PROTOCOL §4 *(option: user templates)*).
+    """The prompt templates of one run (method §4 *(option: user templates)*).
 
     Every rendered prompt is the template followed by a space and ``suffix``. Placeholders:
     ``{city} {country} {country_code} {street} {neighborhood} {lat} {lon}`` (format specs such
@@ -141,7 +141,7 @@ class PromptSet(list):
 def build_prompts(segments: list[dict], templates: PromptTemplates | Mapping | None = None,
                   seed: int = 0, conditions: Iterable[str] = CONDITIONS,
                   progress: Progress | None = None) -> PromptSet:
-    """Prompts for every segment under every condition (PROTOCOL §4).
+    """Prompts for every segment under every condition (method §4).
 
     Controls draw their substitutes from the other segments of the same city and country,
     excluding values equal to the truth (case-insensitively); the choice is seeded per
@@ -155,7 +155,7 @@ def build_prompts(segments: list[dict], templates: PromptTemplates | Mapping | N
     for seg in segments:
         sid = str(seg.get("segment_id") or "").strip()
         if not sid:
-            raise InputError("a segment has no segment_id; every target needs one (PROTOCOL §1)")
+            raise InputError("a segment has no segment_id; every target needs one (method §1)")
         if sid in values:
             raise InputError(f"segment_id {sid!r} occurs twice; segment ids must be unique")
         values[sid] = _values(seg)
@@ -284,12 +284,12 @@ def _check_template(key: str, template: Any) -> None:
     lacking = sorted(_REQUIRED[key] - used)
     if lacking:
         raise InputError(f"prompt template {label} must use {', '.join('{' + p + '}' for p in lacking)} "
-                         "(PROTOCOL §4: L0 names the city, L1 adds street and neighbourhood, "
+                         "(method §4: L0 names the city, L1 adds street and neighbourhood, "
                          "L2 adds the centroid)")
     extra = sorted(_FORBIDDEN[key] & used)
     if extra:
         raise InputError(f"prompt template {label} must not use {', '.join('{' + p + '}' for p in extra)} "
-                         "(PROTOCOL §4: that information belongs to a higher level)")
+                         "(method §4: that information belongs to a higher level)")
     try:
         template.format(**_SAMPLE)
     except (ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:

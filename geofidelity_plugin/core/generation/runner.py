@@ -1,4 +1,4 @@
-"""Generate panels with a diffusers pipeline (PROTOCOL §4 Generators, Seeds).
+"""Generate panels with a diffusers pipeline (method §4 Generators, Seeds).
 
 One image per pipeline call, each from its own ``torch.Generator`` seeded with
 :func:`~.seeds.seed_for`, so that any single image can be remade alone and a resumed run gives
@@ -133,7 +133,7 @@ class GenerationRunner:
         return self._resolved_revision
 
     def model_info(self) -> dict[str, Any]:
-        """Everything a run records about the generator (PROTOCOL §4); does not load weights."""
+        """Everything a run records about the generator (method §4); does not load weights."""
         device, torch_dtype = self._placement()
         return {
             "name": self.name, "model_id": self.model_ref,
@@ -150,7 +150,7 @@ class GenerationRunner:
     def generate(self, prompt_rows: Iterable, samples: int = 4, base_seed: int = 0,
                  shared_noise: bool = False, out_dir: str | os.PathLike | None = None,
                  store: BenchmarkStore | None = None, progress: Progress | None = None) -> GenerationResult:
-        """``samples`` images per prompt row (PROTOCOL §4: a generated panel = 4 images).
+        """``samples`` images per prompt row (method §4: a generated panel = 4 images).
 
         An image whose file exists and whose store record has the same seed, prompt and
         settings is skipped (counted in ``skipped_existing``); without a store nothing is

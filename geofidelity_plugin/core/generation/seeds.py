@@ -1,4 +1,4 @@
-"""Per-image seeds of generated panels (PROTOCOL §4 Seeds).
+"""Per-image seeds of generated panels (method §4 Seeds).
 
 The paper drew fresh noise for every condition, so its condition deltas are associations. The
 default here is the same — a distinct seed per (model, segment, condition, sample) — and the

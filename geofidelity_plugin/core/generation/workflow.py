@@ -1,5 +1,5 @@
 """Stage 3 against the benchmark store: prompts for every segment, panels from one generator
-(resumable), or a folder of images made elsewhere (PROTOCOL §4)."""
+(resumable), or a folder of images made elsewhere (method §4)."""
 from __future__ import annotations
 
 import json

@@ -1,1 +1,1 @@
-"""Stage 2 — reference panels from Mapillary (PROTOCOL §2)."""
+"""Stage 2 — reference panels from Mapillary (method §2)."""

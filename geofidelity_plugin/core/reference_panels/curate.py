@@ -1,11 +1,11 @@
-"""Curation of Mapillary reference panels (PROTOCOL §2 "Filters, in this order, each recording a
+"""Curation of Mapillary reference panels (method §2 "Filters, in this order, each recording a
 reject reason per image", then the cap per segment).
 
 Tiers, in order; an image is reported at the *first* tier it fails: 1 buffer (metres from the
 segment line, in a local azimuthal-equidistant frame); 2 not panoramic (``is_pano`` false and
 ``camera_type`` in ``perspective_camera_types``; fisheye, equirectangular, spherical and unknown
 types fail); 3 daytime (:mod:`.solar`); 4 SigLIP urban scene (:mod:`.urban`); 5 Vistas ratio
-rules over the PROTOCOL §5 attributes; 6 quality (:mod:`.quality`); 7 duplicates
+rules over the method §5 attributes; 6 quality (:mod:`.quality`); 7 duplicates
 (:mod:`.dedup`); 8 manual audit.
 
 Decisions:
@@ -52,12 +52,12 @@ from .urban import (DEFAULT_SIGLIP_MODEL, DISTRACTOR_PROMPTS, STREET_PROMPT, Tie
 log = logging.getLogger("geofidelity")
 
 OVERRIDABLE_TIERS = (4, 5, 6, 7)
-#: Default PROTOCOL §2 filter 5 rules: "a+b" sums attributes; (min, max), None = open.
+#: Default method §2 filter 5 rules: "a+b" sums attributes; (min, max), None = open.
 DEFAULT_VISTAS_RATIOS = {"sky": (0.01, 0.55), "road+sidewalk": (0.05, None),
                          "building": (0.03, None), "vehicle": (None, 0.30)}
 @dataclass
 class CurationOptions:
-    """Every PROTOCOL §2 curation threshold (each an option; defaults per the protocol)."""
+    """Every method §2 curation threshold (each an option; defaults per the protocol)."""
 
     buffer_m: float = 30.0
     perspective_camera_types: tuple = ("perspective",)
@@ -260,7 +260,7 @@ def _ratio_failures(ratios: dict, rules: dict) -> list[str]:
 
 
 def _ratio_tier(run: _Run, model, progress: Progress) -> Optional[dict]:
-    """Tier 5: Mapillary-Vistas attribute ratios (PROTOCOL §5 model) against the rules."""
+    """Tier 5: Mapillary-Vistas attribute ratios (method §5 model) against the rules."""
     def load():
         return SemanticRatioModel(run.opt.vistas_model, device=run.opt.device,
                                   exclude_recording_car=run.opt.vistas_exclude_recording_car,
@@ -343,7 +343,7 @@ def _audit_tier(run: _Run) -> None:
 
 
 def _apply_cap(run: _Run) -> None:
-    """PROTOCOL §2 cap per segment: the rows past ``cap`` in the spread order are 'capped'."""
+    """method §2 cap per segment: the rows past ``cap`` in the spread order are 'capped'."""
     cap = run.opt.cap_per_segment
     if cap is None:
         return
@@ -364,7 +364,7 @@ def curate(records, segment_lines: Mapping, image_paths: Mapping[str, Path],
            options: Optional[CurationOptions] = None, audit: Optional[Mapping[str, str]] = None,
            urban_scorer=None, ratio_model=None, progress: Optional[Progress] = None
            ) -> CurationResult:
-    """Apply PROTOCOL §2 filters 1–8 in order, then the cap per segment.
+    """Apply method §2 filters 1–8 in order, then the cap per segment.
 
     ``records``: Mapillary image records (objects or dicts with ``image_id``, ``segment_id``,
     ``captured_at_ms``, ``lon``, ``lat``, ``is_pano``, ``camera_type``, ``sequence``);

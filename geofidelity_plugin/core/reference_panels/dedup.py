@@ -1,4 +1,4 @@
-"""Duplicate removal for reference-panel curation (PROTOCOL §2, filter 7: "duplicates: perceptual
+"""Duplicate removal for reference-panel curation (method §2, filter 7: "duplicates: perceptual
 hash within a Hamming radius, and spatial thinning per sequence").
 
 Two steps, both deterministic:
@@ -16,7 +16,7 @@ Two steps, both deterministic:
    which over a few metres agrees with the ellipsoid to well under a centimetre.
    Images without a sequence are never thinned.
 
-Spreading a capped panel (PROTOCOL §2 "cap per segment, spread over sequences and dates") is
+Spreading a capped panel (method §2 "cap per segment, spread over sequences and dates") is
 here too, as it is the other half of keeping a panel from being one camera's run of frames:
 :func:`spread_over_sequences` orders images round-robin over sequences (in a seeded order) and,
 within a sequence, interleaved over capture dates (UTC), each date's images in seeded order;

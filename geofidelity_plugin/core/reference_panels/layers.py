@@ -1,5 +1,5 @@
 """GeoPackage layers of stage 2: the image points with every curation field and status, the
-per-segment coverage lines, and the coverage gaps (PROTOCOL §2).
+per-segment coverage lines, and the coverage gaps (method §2).
 
 Each GeoPackage is built in memory and then written atomically as plain bytes: a disk that fills
 up fails that one write, which names the output, and leaves no half-written SQLite file behind."""

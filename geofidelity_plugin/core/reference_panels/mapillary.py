@@ -1,4 +1,4 @@
-"""Mapillary Graph API v4 client for the reference panels (PROTOCOL §2).
+"""Mapillary Graph API v4 client for the reference panels (method §2).
 
 Candidates come from ``GET /images?bbox=…&fields=…&limit=2000``. A bbox search has no paging,
 so the segment is tiled (:mod:`.tiles`) and a tile that comes back full — or that Mapillary
@@ -80,7 +80,7 @@ def token_from_env() -> str:
 
 
 class MapillaryClient:
-    """Graph API v4 client (PROTOCOL §2): tiled bbox search and cached thumbnail downloads.
+    """Graph API v4 client (method §2): tiled bbox search and cached thumbnail downloads.
 
     ``max_retries`` counts repeats after the first attempt; the wait before retry *k* is
     ``backoff_s * 2**k`` stretched by up to ``jitter`` (from ``random.Random(seed)``) unless
@@ -277,7 +277,7 @@ class MapillaryClient:
                      segment_id: str | None = None) -> list[ImageRecord]:
         """Every image Mapillary holds in the tiles along a segment, deduplicated by id and
         sorted by id. Full tiles are split into quadrants up to ``max_split_depth`` times;
-        the buffer filter itself (PROTOCOL §2 filter 1) is left to the caller."""
+        the buffer filter itself (method §2 filter 1) is left to the caller."""
         tiles = tiles_along(line_lonlat, buffer_m, step_m)
         check_cancel(progress, "the Mapillary search")
         found: dict[str, ImageRecord] = {}

@@ -1,4 +1,4 @@
-"""What curation reports per image and per run (PROTOCOL §2: every tier's pass/fail and the
+"""What curation reports per image and per run (method §2: every tier's pass/fail and the
 measured value, the first failing tier and its reason)."""
 from __future__ import annotations
 

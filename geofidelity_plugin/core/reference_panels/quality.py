@@ -1,4 +1,4 @@
-"""Per-image quality measures for reference-panel curation (PROTOCOL §2, filter 6: "variance of
+"""Per-image quality measures for reference-panel curation (method §2, filter 6: "variance of
 Laplacian ≥ 80, mean luma 55–215, Hasler–Süsstrunk colourfulness ≥ 14, aspect ratio 0.5–2.2").
 
 Definitions, so that a number in a curation table can be recomputed by hand:
@@ -33,7 +33,7 @@ _LUMA_WEIGHTS = np.array([0.299, 0.587, 0.114])
 
 @dataclass(frozen=True)
 class QualityThresholds:
-    """PROTOCOL §2 filter 6 thresholds (each an option; defaults as in the protocol)."""
+    """method §2 filter 6 thresholds (each an option; defaults as in the protocol)."""
 
     laplacian_var_min: float = 80.0
     luma_min: float = 55.0

@@ -9,7 +9,7 @@ _ID_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,64}")  # ids become file names: nothi
 
 @dataclass(frozen=True)
 class ImageRecord:
-    """One Mapillary image as PROTOCOL §2 needs it. ``lon``/``lat`` are the computed (SfM)
+    """One Mapillary image as method §2 needs it. ``lon``/``lat`` are the computed (SfM)
     position when Mapillary has one, else the original GPS position."""
 
     image_id: str

@@ -1,4 +1,4 @@
-"""Solar elevation for the daytime tier of reference-panel curation (PROTOCOL §2, filter 3:
+"""Solar elevation for the daytime tier of reference-panel curation (method §2, filter 3:
 "solar elevation at capture time and place ≥ 20°").
 
 This is the NOAA solar-position algorithm as laid out in NOAA's "Solar Calculations"

@@ -1,4 +1,4 @@
-"""Client-side rate limiting of Mapillary API calls (PROTOCOL §2: throttle client-side)."""
+"""Client-side rate limiting of Mapillary API calls (method §2: throttle client-side)."""
 from __future__ import annotations
 
 import threading

@@ -1,4 +1,4 @@
-"""Thumbnail downloads and the image cache of the reference panels (PROTOCOL §2: "Thumbnail
+"""Thumbnail downloads and the image cache of the reference panels (method §2: "Thumbnail
 URLs expire: cache image bytes by image id").
 
 Each image lives at ``<root>/<id[:2]>/<id>.jpg`` with a ``<id>.sha256`` sidecar. Both are

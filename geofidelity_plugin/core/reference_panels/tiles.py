@@ -1,10 +1,10 @@
-"""Search boxes along a road segment for Mapillary bbox queries (PROTOCOL §2).
+"""Search boxes along a road segment for Mapillary bbox queries (method §2).
 
 A Mapillary bbox search has no paging — it returns at most ``limit`` images as a sample — and
 a box must stay under 0.01 deg². So the buffered segment is covered by small boxes, one per
 piece of about ``step_m`` metres of line; a box that still comes back full is split into
 quadrants by the caller (:func:`split_box`). Metres are measured in a local azimuthal frame
-around the line (PROTOCOL §1: metres, never degrees), and every box is the lon/lat bounding
+around the line (method §1: metres, never degrees), and every box is the lon/lat bounding
 box of the *buffered* piece, so the boxes together cover the whole buffer.
 """
 from __future__ import annotations
@@ -19,7 +19,7 @@ from ..selection.geodesy import LocalFrame
 
 Box = tuple[float, float, float, float]  # (min_lon, min_lat, max_lon, max_lat)
 
-#: Mapillary refuses bbox searches of this area or more (deg², PROTOCOL §2).
+#: Mapillary refuses bbox searches of this area or more (deg², method §2).
 MAX_BOX_DEG2 = 0.01
 #: Outward pad of every box (~0.1 m): the buffer's arcs bulge slightly past its vertices.
 _PAD_DEG = 1e-6

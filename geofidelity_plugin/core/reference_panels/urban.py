@@ -1,4 +1,4 @@
-"""SigLIP urban-scene tier of reference-panel curation (PROTOCOL §2, filter 4: "softmax over one
+"""SigLIP urban-scene tier of reference-panel curation (method §2, filter 4: "softmax over one
 street-scene prompt and several distractor prompts; pass when the street prompt is top-1 with
 p ≥ 0.35").
 
@@ -61,7 +61,7 @@ class UrbanScore:
 
 
 class UrbanSceneScorer:
-    """Scores images against a street prompt and distractors (PROTOCOL §2 filter 4).
+    """Scores images against a street prompt and distractors (method §2 filter 4).
 
     ``cache`` is an optional :class:`~..evaluation.feature_cache.FeatureCache`: a row (the
     probability vector) is keyed by the image's content hash, the model, its revision and a
@@ -130,7 +130,7 @@ class UrbanSceneScorer:
                     f"a machine with internet run `hf download {self.model_id}` and copy its "
                     "cache (HF_HOME) here, or give the path of a folder holding the model and "
                     "its processor (save_pretrained)")
-        return (f"SigLIP model {self.model_id!r} for the urban-scene tier (PROTOCOL §2 filter 4) "
+        return (f"SigLIP model {self.model_id!r} for the urban-scene tier (method §2 filter 4) "
                 f"could not be loaded: {hint}. ({type(exc).__name__}: {first})")
 
     def _tokenize(self):
@@ -160,7 +160,7 @@ class UrbanSceneScorer:
                 "threshold": self.threshold,
                 "cache_model_id": f"local:{folder.name}" if folder.is_dir() else self.model_id,
                 "cache_signature": "sha256:" + sig.hexdigest()[:32],
-                "protocol": "PROTOCOL §2 filter 4"}
+                "protocol": "method §2 filter 4"}
 
     def model_info(self) -> dict:
         """Model id, revision, prompts and threshold — for manifests and reports."""

@@ -1,4 +1,4 @@
-"""Stage 2 against the benchmark store (PROTOCOL §2): fetch Mapillary images along every
+"""Stage 2 against the benchmark store (method §2): fetch Mapillary images along every
 segment, curate them through tiers 1–8 and the cap, audit coverage. Each segment's results are
 committed as soon as they are done, so a cancelled run keeps what finished and a re-run resumes.
 """

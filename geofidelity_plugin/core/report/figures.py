@@ -1,4 +1,4 @@
-"""Figures of an evaluation report (PROTOCOL §6–§8): pictures to look at beside the tables.
+"""Figures of an evaluation report (method §6–§8): pictures to look at beside the tables.
 
 Each function takes rows already read from the evaluation folder (dicts; numbers may be floats
 or the CSV's strings), draws one matplotlib ``Figure`` on an Agg canvas — never pyplot, so no
@@ -23,7 +23,7 @@ log = logging.getLogger("geofidelity")
 
 DPI = 110
 JITTER_SEED = 0
-#: Prompt conditions in the protocol's order (PROTOCOL §4), with short axis labels.
+#: Prompt conditions in the protocol's order (method §4), with short axis labels.
 CONDITION_LABELS = {"L0": "L0", "L1": "L1", "L2": "L2", "C_WRONG_STREET": "wrong street",
                     "C_SHUFFLED_NEIGHBORHOOD": "shuffled nbhd", "C_WRONG_STREET_NEIGHBORHOOD": "both wrong"}
 ANCHOR_PREFIX = "anchor:"
@@ -105,7 +105,7 @@ def _grid(fig, n: int, max_cols: int, **kwargs):
 # ------------------------------------------------------------------ (1) Δhard distributions
 def margin_distributions(rows: Sequence[dict], out_path: str | Path, metric: str = "margin_hard") -> Path:
     """Box + seeded strip plot of Δhard per model (one panel each) and condition; the real
-    anchors get a panel of their own. PROTOCOL §6: Δhard > 0 means the target beat every
+    anchors get a panel of their own. method §6: Δhard > 0 means the target beat every
     negative of its gallery."""
     groups: dict[str, dict[str, list[float]]] = {}
     for r in rows:
@@ -143,7 +143,7 @@ def margin_distributions(rows: Sequence[dict], out_path: str | Path, metric: str
 
 # ------------------------------------------------------------------ (2) paired deltas
 def paired_deltas(deltas: Sequence[dict], out_path: str | Path) -> Path:
-    """Point + bootstrap interval for each paired delta of table_deltas (PROTOCOL §7), one
+    """Point + bootstrap interval for each paired delta of table_deltas (method §7), one
     panel per metric, a line at 0. Intervals clear of 0 are coloured."""
     usable = [d for d in deltas if number(d.get("mean")) is not None]
     if not usable:
@@ -255,7 +255,7 @@ def city_maps(segments: Sequence[dict], out_path: str | Path, metric: str = "mar
 # ------------------------------------------------------------------ (4) CLIP check
 def clip_vs_retrieval(rows: Sequence[dict], out_path: str | Path, clip_check: dict | None = None) -> Path:
     """Scatter of the CLIP image–prompt score against CosSim, coloured by top-1 hit or miss
-    (PROTOCOL §7 CLIP check). Skipped when the run has no CLIP scores."""
+    (method §7 CLIP check). Skipped when the run has no CLIP scores."""
     points = [(number(r.get("clip_score")), number(r.get("cos_sim")), number(r.get("top1")))
               for r in rows if not _is_anchor(r)]
     points = [p for p in points if p[0] is not None and p[1] is not None]
@@ -285,7 +285,7 @@ def clip_vs_retrieval(rows: Sequence[dict], out_path: str | Path, clip_check: di
 # ------------------------------------------------------------------ (5) anchors beside models
 def anchors_beside_models(table: Sequence[dict], out_path: str | Path) -> Path:
     """Bars of mean CosSim and top-1 with their intervals at L1, each model, the mean of the
-    models, and the real anchors (PROTOCOL §6, the paper's Table 9)."""
+    models, and the real anchors (method §6, the paper's Table 9)."""
     rows = [r for r in table if number(r.get("cos_sim")) is not None]
     if not rows:
         raise FigureSkipped("table_by_model_L1 has no row with a CosSim (no model panel at L1 and no anchors)")

@@ -1,4 +1,4 @@
-"""The HTML report of an evaluation folder (PROTOCOL §6–§8).
+"""The HTML report of an evaluation folder (method §6–§8).
 
 :func:`write_report` reads what the evaluate stage wrote (``evaluation.manifest.json``,
 ``per_panel_scores.csv``, ``table_*.csv``, ``failed_images.csv``, ``evaluation.gpkg``) and
@@ -121,7 +121,7 @@ def _tables(ev: Evaluation) -> str:
     conf = (ev.manifest.get("options") or {}).get("confidence", 0.95)
     boot = (ev.manifest.get("options") or {}).get("n_bootstrap", "?")
     parts = [f'<p class="lead">Cells read <code>mean [low, high]</code>: the mean over panels with its '
-             f'{conf:.0%} percentile bootstrap interval ({esc(boot)} seeded resamples, PROTOCOL §7).</p>']
+             f'{conf:.0%} percentile bootstrap interval ({esc(boot)} seeded resamples, method §7).</p>']
     specs = (
         ("by_condition", "By prompt condition (paper Table 5)",
          ["condition", "panels", "cos_sim", "top1", "chance_adjusted_top1", "reciprocal_rank", "margin_hard",
@@ -318,7 +318,7 @@ def render(ev: Evaluation, made: dict[str, Path | str], html_dir: Path, title: s
 
 def write_report(evaluation_dir: str | Path, out_html: str | Path | None = None, title: str | None = None) -> Path:
     """Write ``report.html`` (default: inside the evaluation folder) and its figures in
-    ``report_figures/`` beside it; returns the HTML path. PROTOCOL §6–§8.
+    ``report_figures/`` beside it; returns the HTML path. method §6–§8.
 
     The folder is checked (:func:`~.evaluation_folder.load_evaluation`) and the output path too
     before any figure is drawn; the page and its figures are written into a hidden staging

@@ -1,1 +1,1 @@
-"""Stage 1 — select named OSM road segments (PROTOCOL §1)."""
+"""Stage 1 — select named OSM road segments (method §1)."""

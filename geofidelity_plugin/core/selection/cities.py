@@ -1,5 +1,5 @@
 """The city table: one row per city — name, country, ISO country code, centre lon/lat
-(PROTOCOL §1 "Input per city").
+(method §1 "Input per city").
 """
 from __future__ import annotations
 
@@ -54,7 +54,7 @@ _LEFT: frozenset[str] | None = None
 
 
 def driving_side(country_code: str) -> str:
-    """``left`` or ``right`` from the ISO 3166-1 alpha-2 code (PROTOCOL §1 driving side)."""
+    """``left`` or ``right`` from the ISO 3166-1 alpha-2 code (method §1 driving side)."""
     global _LEFT
     if _LEFT is None:
         _LEFT = _left_hand_codes()

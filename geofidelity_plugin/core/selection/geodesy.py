@@ -1,4 +1,4 @@
-"""Metric geometry around a city centre (PROTOCOL §1: lengths and distances in metres, never
+"""Metric geometry around a city centre (method §1: lengths and distances in metres, never
 degrees).
 
 Every city is worked in its own azimuthal-equidistant projection centred on the city centre:

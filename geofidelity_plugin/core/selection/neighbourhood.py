@@ -1,4 +1,4 @@
-"""Neighbourhood label of a segment (PROTOCOL §1): the nearest ``place=neighbourhood|suburb|
+"""Neighbourhood label of a segment (method §1): the nearest ``place=neighbourhood|suburb|
 quarter`` node, else the smallest administrative area containing the centroid."""
 from __future__ import annotations
 

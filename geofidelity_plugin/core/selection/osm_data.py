@@ -22,7 +22,7 @@ class RoadWay:
 
 @dataclass(frozen=True)
 class PlaceNode:
-    """A ``place=neighbourhood|suburb|quarter`` node (PROTOCOL §1 neighbourhood label)."""
+    """A ``place=neighbourhood|suburb|quarter`` node (method §1 neighbourhood label)."""
 
     node_id: int
     name: str

@@ -1,5 +1,5 @@
 """Read roads, place nodes and administrative areas from a local OSM file with pyosmium
-(PROTOCOL §1 road source "an OSM file (.osm / .osm.bz2 / .osm.pbf)").
+(method §1 road source "an OSM file (.osm / .osm.bz2 / .osm.pbf)").
 """
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Fetch roads, place nodes and administrative areas from an Overpass API endpoint
-(PROTOCOL §1 road source "an Overpass endpoint").
+(method §1 road source "an Overpass endpoint").
 
 Public Overpass servers are shared and often busy: they answer 429 (too many requests) or 504
 (gateway timeout), and sometimes HTTP 200 with a JSON ``remark`` saying the query ran out of
@@ -49,7 +49,7 @@ def _num(value: float, digits: int) -> str:
 
 
 def build_query(lon: float, lat: float, radius_m: float, timeout_s: int) -> str:
-    """Overpass QL for the PROTOCOL §1 candidates around one city centre: named ``highway``
+    """Overpass QL for the method §1 candidates around one city centre: named ``highway``
     ways, ``place=neighbourhood|suburb|quarter`` nodes and named administrative relations,
     all with tags and geometry (``out geom``) so that no second request is needed."""
     if not (-180.0 <= lon <= 180.0 and -90.0 <= lat <= 90.0):
@@ -142,7 +142,7 @@ class OverpassClient:
 
     def fetch_osm(self, lon: float, lat: float, radius_m: float,
                   progress: Progress | None = None) -> OsmData:
-        """Query and parse everything PROTOCOL §1 needs around ``(lon, lat)``."""
+        """Query and parse everything method §1 needs around ``(lon, lat)``."""
         payload, data = self._answer(build_query(lon, lat, radius_m, self.timeout_s), progress)
         osm3s = payload.get("osm3s")
         stamp = osm3s.get("timestamp_osm_base", "unknown date") if isinstance(osm3s, dict) else "unknown date"

@@ -132,7 +132,7 @@ def _element(element, index: int) -> tuple[str, int, dict, str]:
 
 def parse_elements(payload) -> OsmData:
     """Check an ``out geom`` JSON answer and turn it into the :class:`OsmData` every road source
-    returns (PROTOCOL §1). Coordinates become ``(lon, lat)``; ways with under two points are
+    returns (method §1). Coordinates become ``(lon, lat)``; ways with under two points are
     skipped. Raises :class:`MalformedAnswer` for JSON of the wrong shape."""
     if not isinstance(payload, dict):
         raise MalformedAnswer(f"the answer is {_kind(payload)}, not a JSON object")

@@ -1,4 +1,4 @@
-"""Merge touching same-name ways into lines, keep long ones, clip long ones (PROTOCOL §1).
+"""Merge touching same-name ways into lines, keep long ones, clip long ones (method §1).
 
 Ways that share a node are "touching". Each connected group of same-name pieces is one
 candidate. A group can branch (forks, loops, side arms), so it is reduced to its *spine*: the

@@ -1,4 +1,4 @@
-"""Select named road segments per city (PROTOCOL §1): candidates within the radius, touching
+"""Select named road segments per city (method §1): candidates within the radius, touching
 same-name ways merged, length filter, 2 km clip, class-stratified greedy spacing, neighbourhood,
 driving side, stable ids, addressability audit.
 """
@@ -23,7 +23,7 @@ from .road_graph import MergedLine, Piece, merge_pieces
 
 log = logging.getLogger("geofidelity")
 
-#: PROTOCOL §1 road classes *(option)*: class → OSM ``highway`` values.
+#: method §1 road classes *(option)*: class → OSM ``highway`` values.
 DEFAULT_ROAD_CLASSES: dict[str, tuple[str, ...]] = {
     "primary": ("trunk", "primary"),
     "secondary": ("secondary", "tertiary"),
@@ -42,7 +42,7 @@ EXCLUDED_HIGHWAYS = frozenset({"platform", "proposed", "construction", "abandone
 
 @dataclass
 class SelectionOptions:
-    """Every PROTOCOL §1 *(option)* with its default; recorded in the run manifest."""
+    """Every method §1 *(option)* with its default; recorded in the run manifest."""
 
     radius_m: float = 6000.0
     min_length_m: float = 500.0
@@ -218,7 +218,7 @@ def select_city_segments(city: City, data: OsmData, options: SelectionOptions,
 
 
 def audit_addressability(segments: list[Segment]) -> tuple[int, int]:
-    """Flag segments whose (city, neighbourhood, street) is not unique in the set (PROTOCOL §1).
+    """Flag segments whose (city, neighbourhood, street) is not unique in the set (method §1).
     Returns ``(unique, total)``."""
     keys = Counter((s.city, s.neighbourhood, s.street_name) for s in segments)
     for s in segments:
