@@ -12,13 +12,14 @@ import sys
 from .cli_commands import (cmd_build_galleries, cmd_coverage, cmd_curate, cmd_demo, cmd_evaluate, cmd_export_release,
                            cmd_fetch_mapillary, cmd_generate, cmd_import_generated, cmd_import_release, cmd_report,
                            cmd_select_segments)
+from .core.option_checks import argparse_number
 from .core.errors import EXIT_BUG, EXIT_CANCELLED, EXIT_ERROR, Cancelled, user_message
 
 log = logging.getLogger("geofidelity")
 
 
 def _add_selection_options(p: argparse.ArgumentParser) -> None:
-    from .core.selection.option_checks import argparse_number, argparse_road_classes
+    from .core.selection.option_checks import argparse_road_classes
     from .core.selection.segments import SelectionOptions
 
     d = SelectionOptions()
@@ -76,7 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--vistas-model", default="facebook/mask2former-swin-large-mapillary-vistas-semantic",
                    help="empty string: skip tier 5")
     p.add_argument("--cap", type=int, default=65, help="images per segment at most")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=argparse_number("seed"), default=0, help="random seed, ≥ 0 (default %(default)s)")
     p.add_argument("-q", "--quiet", action="store_true")
     p.set_defaults(func=cmd_curate)
 
@@ -103,8 +104,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--dtype", help="fp32, fp16 or bf16 for a --custom-folder model (default fp16)")
     p.add_argument("--resolution", type=int, help="image side in pixels, a multiple of 8, for a --custom-folder "
                                                   "model (default 1024)")
-    p.add_argument("--samples", type=int, default=4, help="images per panel (default %(default)s)")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--samples", type=argparse_number("count"), default=4, help="images per panel (default %(default)s)")
+    p.add_argument("--seed", type=argparse_number("seed"), default=0, help="random seed, ≥ 0 (default %(default)s)")
     p.add_argument("--shared-noise", action="store_true", help="the same seed across conditions (causal deltas)")
     p.add_argument("--conditions", nargs="+", default=list(CONDITIONS), choices=list(CONDITIONS))
     p.add_argument("--templates", help="JSON object with L0, L1, L2 and/or suffix templates")
@@ -122,14 +123,14 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("build-galleries", help="3 · hard-negative retrieval galleries (method §3)")
     p.add_argument("--store", required=True, help="benchmark store (.sqlite), created if missing")
     p.add_argument("--segments", help="segments GeoPackage to load into the store first")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=argparse_number("seed"), default=0, help="random seed, ≥ 0 (default %(default)s)")
     p.add_argument("--rebuild", action="store_true", help="ignore negatives already in the store")
     p.set_defaults(func=cmd_build_galleries)
 
     p = sub.add_parser("import-release", help="load a published GeoFidelity-Bench release into a store")
     p.add_argument("--release", required=True, help="release root (holds data/processed/v3/benchmark_v3.json)")
     p.add_argument("--store", required=True)
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=argparse_number("seed"), default=0, help="random seed, ≥ 0 (default %(default)s)")
     p.set_defaults(func=cmd_import_release)
 
     p = sub.add_parser("export-release", help="write a store in the published release layout")
@@ -152,15 +153,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--retrieval-mode", choices=("panel", "image"), default=d.retrieval_mode)
     p.add_argument("--mmd-unbiased", action="store_true", help="U-statistic MMD² (default: the paper's V-statistic)")
     p.add_argument("--l2-normalise", action="store_true", help="normalise each embedding before panel averaging")
-    p.add_argument("--holdout-size", type=int, default=d.holdout_size,
+    p.add_argument("--holdout-size", type=argparse_number("non-negative-count"), default=d.holdout_size,
                    help="images of each reference panel held out as the real anchor; 0: no held-out anchor "
                         "(default %(default)s)")
     p.add_argument("--anchors-only", action="store_true",
                    help="score only the three real anchors (the benchmark's own baseline), e.g. before any "
                         "generated panel exists")
-    p.add_argument("--bootstrap", type=int, default=d.n_bootstrap, help="bootstrap resamples (default %(default)s)")
-    p.add_argument("--seed", type=int, default=d.seed)
-    p.add_argument("--batch-size", type=int, default=16)
+    p.add_argument("--bootstrap", type=argparse_number("count"), default=d.n_bootstrap, help="bootstrap resamples (default %(default)s)")
+    p.add_argument("--seed", type=argparse_number("seed"), default=d.seed, help="random seed, ≥ 0 (default %(default)s)")
+    p.add_argument("--batch-size", type=argparse_number("count"), default=16)
     p.add_argument("--device", help="cpu, cuda, … (default: CUDA when present)")
     p.add_argument("--exact-decode", action="store_true",
                    help="decode JPEGs at full size (default: reduced DCT scale ≥ the resize target; faster, "
@@ -185,7 +186,10 @@ def main(argv: list[str] | None = None) -> int:
     output that cannot be written, a remote service down), 130 when cancelled, 1 for a bug."""
     import os
 
-    args = build_parser().parse_args(argv)
+    try:
+        args = build_parser().parse_args(argv)
+    except BrokenPipeError:  # `… --help | head`: the reader has gone, nothing is lost
+        return _quiet_after_broken_pipe()
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO, format="%(message)s")
     debug = args.debug or os.environ.get("GEOFIDELITY_DEBUG", "") not in ("", "0")
     try:
@@ -196,9 +200,23 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return EXIT_CANCELLED
+    except BrokenPipeError:  # stdout piped into `head`: the outputs were written before the summary
+        return _quiet_after_broken_pipe()
     except Exception as exc:  # noqa: BLE001 — the one place every failure becomes a message
         if debug:
             raise
         message, foreseen = user_message(exc)
         print(f"error: {message}", file=sys.stderr)
         return EXIT_ERROR if foreseen else EXIT_BUG
+
+
+def _quiet_after_broken_pipe() -> int:
+    """Stop writing to a closed pipe without a second error at interpreter exit."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    return 0

@@ -3,7 +3,6 @@ print where the results went. The parser and the error policy live in :mod:`.cli
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 
 class TqdmProgress:
@@ -239,7 +238,7 @@ def cmd_report(args) -> int:
 def cmd_demo(args) -> int:
     from .demo import run_demo
 
-    paths = run_demo(Path(args.out))
+    paths = run_demo(args.out)
     print("\nGeoFidelity demo finished. Outputs:")
     for label, path in paths.items():
         print(f"  {label:<10} {path}")

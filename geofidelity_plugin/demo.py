@@ -64,7 +64,7 @@ def _step(algorithm: str, parameters: dict, context, feedback) -> dict:
         raise GeoFidelityError(f"{algorithm}: {exc}") from None
 
 
-def run_demo(out_dir: Path) -> dict[str, Path]:
+def run_demo(out_dir: str | Path) -> dict[str, Path]:
     from .qgis_env import register_provider, start_qgis
 
     if not DEMO_OSM.exists():

@@ -46,11 +46,61 @@ def _probe_folder(folder: Path, target: Path, what: str, min_free: int) -> None:
                               f"of {folder} — free some space or choose an output folder on another disk")
 
 
-def check_output_file(path, what: str = "output file", min_free: int = MIN_FREE_BYTES) -> Path:
-    """``path`` can be created or replaced as a file; returns it as a ``Path``."""
+#: Room a file name must leave for the temporary and side-car names made from it
+#: (``.<name>.<random>.tmp``, ``<stem>.manifest.json``).
+_NAME_ROOM = 24
+
+
+def _check_name(target: Path, what: str) -> None:
+    try:
+        limit = os.pathconf(_existing_ancestor(target.parent), "PC_NAME_MAX")
+    except (OSError, ValueError):
+        limit = 255
+    if len(os.fsencode(target.name)) + _NAME_ROOM > limit:
+        raise OutputError(f"the {what} name {target.name[:40]}… is too long ({len(target.name)} characters; this disk "
+                          f"allows {limit} and GeoFidelity needs {_NAME_ROOM} more for temporary names) — "
+                          "choose a shorter name")
+
+
+def _check_loop(target: Path, what: str) -> None:
+    try:
+        target.resolve(strict=False)
+    except RuntimeError:  # Python < 3.13 reports a symbolic-link loop this way
+        raise OutputError(f"the {what} {target} goes through a symbolic link loop — choose another path") from None
+    except OSError as exc:
+        if exc.errno == 40:  # ELOOP
+            raise OutputError(f"the {what} {target} goes through a symbolic link loop — choose another "
+                              "path") from None
+
+
+def check_not_an_input(target: Path, what: str, inputs: dict) -> None:
+    """Refuse an output that is one of the run's own inputs (it would be destroyed while read).
+
+    ``inputs`` maps a description (``"the benchmark store (--store)"``) to a path or ``None``.
+    """
+    for description, source in inputs.items():
+        if not source:
+            continue
+        source = Path(source).expanduser()
+        try:
+            same = target.exists() and source.exists() and os.path.samefile(target, source)
+        except OSError:
+            same = False
+        if same or target.resolve() == source.resolve():
+            raise OutputError(f"the {what} {target} is {description} — an output must not replace an input; "
+                              f"give another file name")
+
+
+def check_output_file(path, what: str = "output file", min_free: int = MIN_FREE_BYTES,
+                      inputs: dict | None = None) -> Path:
+    """``path`` can be created or replaced as a file and is none of ``inputs`` (see
+    :func:`check_not_an_input`); returns it as a ``Path``."""
     if path is None or not str(path).strip():
         raise InputError(f"no {what} was given — give a file path")
     target = Path(path).expanduser()
+    _check_loop(target, what)
+    check_not_an_input(target, what, inputs or {})
+    _check_name(target, what)
     if target.is_dir():
         raise OutputError(f"the {what} {target} is a folder — give a file name inside it, "
                           f"e.g. {target / ('output' + (target.suffix or ''))}")
@@ -63,6 +113,7 @@ def check_output_folder(path, what: str = "output folder", min_free: int = MIN_F
     if path is None or not str(path).strip():
         raise InputError(f"no {what} was given — give a folder path")
     target = Path(path).expanduser()
+    _check_loop(target, what)
     if target.exists() and not target.is_dir():
         raise OutputError(f"the {what} {target} is a file — give a folder (it is created if missing)")
     _probe_folder(_existing_ancestor(target), target, what, min_free)
