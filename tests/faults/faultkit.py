@@ -26,6 +26,7 @@ def run_cli(*args, env: dict | None = None, timeout: int = 300, cwd: Path | None
             preexec_fn=None) -> subprocess.CompletedProcess:
     full_env = dict(os.environ)
     full_env.pop("GEOFIDELITY_DEBUG", None)
+    full_env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), full_env.get("PYTHONPATH")]))
     full_env.update(env or {})
     return subprocess.run([sys.executable, "-m", "geofidelity_plugin", *map(str, args)], cwd=cwd or REPO,
                           capture_output=True, text=True, timeout=timeout, env=full_env, preexec_fn=preexec_fn)

@@ -227,3 +227,92 @@ def test_sqlite_errors_are_told_apart(text, words):
     cls = sqlite3.DatabaseError if "not a database" in text else sqlite3.OperationalError
     message, foreseen = user_message(cls(text))
     assert foreseen and all(w in message for w in words), message
+
+
+def test_output_that_is_an_input_is_refused(tmp_path):
+    store = tmp_path / "store.sqlite"
+    store.write_bytes(b"precious")
+    with pytest.raises(OutputError, match=r"is the benchmark store \(--store\)"):
+        check_output_file(store, "image points GeoPackage", inputs={"the benchmark store (--store)": store})
+    link = tmp_path / "link.sqlite"
+    link.symlink_to(store)
+    with pytest.raises(OutputError, match="must not replace an input"):
+        check_output_file(link, "output", inputs={"the benchmark store (--store)": store})
+    assert store.read_bytes() == b"precious"
+    assert check_output_file(tmp_path / "other.gpkg", inputs={"the store": store, "unused": None})
+
+
+def test_over_long_output_name(tmp_path):
+    with pytest.raises(OutputError, match="is too long"):
+        check_output_file(tmp_path / ("a" * 250 + ".gpkg"), "segments GeoPackage")
+
+
+def test_symlink_loop_in_an_output_path(tmp_path):
+    (tmp_path / "loopA").symlink_to(tmp_path / "loopB")
+    (tmp_path / "loopB").symlink_to(tmp_path / "loopA")
+    with pytest.raises(OutputError, match="symbolic link loop"):
+        check_output_file(tmp_path / "loopA" / "seg.gpkg", "segments GeoPackage")
+
+
+@pytest.mark.parametrize("setting", ["file", "under-file"])
+def test_cache_folder_setting_that_cannot_work(tmp_path, monkeypatch, setting):
+    from geofidelity_plugin.core.paths import cache_dir
+
+    blocker = tmp_path / "cachefile"
+    blocker.write_text("x")
+    monkeypatch.setenv("GEOFIDELITY_CACHE_DIR", str(blocker if setting == "file" else blocker / "sub"))
+    with pytest.raises(InputError, match="GEOFIDELITY_CACHE_DIR"):
+        cache_dir()
+
+
+@pytest.mark.parametrize("device, words", [
+    ("quantum", ("unknown device", "cpu, cuda")),
+    ("cuda", ("sees no CUDA GPU", "use the device cpu")),
+    ("cuda:3", ("CUDA",)),
+])
+def test_devices_checked_before_any_model(device, words):
+    import torch
+
+    from geofidelity_plugin.core.devices import check_device
+
+    if device.startswith("cuda") and torch.cuda.is_available():
+        pytest.skip("this machine has a CUDA GPU")
+    with pytest.raises(InputError) as info:
+        check_device(device)
+    assert all(w in str(info.value) for w in words)
+    assert check_device(" CPU ") == "cpu" and check_device("") is None
+
+
+def test_closed_stdout_pipe_ends_quietly():
+    import subprocess
+    import sys
+
+    from conftest import REPO
+
+    out = subprocess.run(f"{sys.executable} -m geofidelity_plugin evaluate --help | head -c 10", shell=True,
+                         cwd=REPO, capture_output=True, text=True)
+    assert no_traceback(out.stderr) and "BrokenPipe" not in out.stderr, out.stderr
+    assert out.stdout.startswith("usage:")
+
+
+def test_demo_with_an_empty_output_folder(tmp_path):
+    from faultkit import assert_fails_cleanly
+
+    out = run_cli("demo", "--out", "", cwd=tmp_path)
+    assert_fails_cleanly(out, "no demo output folder was given")
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("command", [
+    ["evaluate", "--store", "s.sqlite", "--out", "o"],
+    ["build-galleries", "--store", "s.sqlite"],
+    ["import-release", "--release", "r", "--store", "s.sqlite"],
+    ["curate", "--store", "s.sqlite"],
+    ["generate", "--store", "s.sqlite", "--generator", "sdxl-base-1.0"],
+])
+def test_negative_seed_refused_by_every_command(command, tmp_path):
+    from faultkit import assert_fails_cleanly
+
+    out = run_cli(*command, "--seed", "-1", cwd=tmp_path)
+    assert_fails_cleanly(out, "argument --seed", "≥ 0")
+    assert list(tmp_path.iterdir()) == []
