@@ -12,6 +12,7 @@ class GeneratePanelsAlgorithm(QgsProcessingAlgorithm):
     STORE, GENERATOR, CUSTOM, SAMPLES, SEED, SHARED = "STORE", "GENERATOR", "CUSTOM_FOLDER", "SAMPLES", "SEED", "SHARED_NOISE"
     CONDITIONS, TEMPLATES, STEPS, GUIDANCE, DTYPE, RESOLUTION, NAME = (
         "CONDITIONS", "TEMPLATES", "STEPS", "GUIDANCE", "DTYPE", "RESOLUTION", "CUSTOM_NAME")
+    DEVICE = "DEVICE"
 
     def name(self):
         return "generate_panels"
@@ -60,15 +61,19 @@ class GeneratePanelsAlgorithm(QgsProcessingAlgorithm):
                                         (self.RESOLUTION, "Resolution (custom)", 1024, QgsProcessingParameterNumber.Integer)):
             self.addParameter(advanced(QgsProcessingParameterNumber(key, label, kind, defaultValue=value, minValue=0)))
         self.addParameter(advanced(QgsProcessingParameterString(self.DTYPE, "dtype (custom)", defaultValue="fp16")))
+        self.addParameter(advanced(QgsProcessingParameterString(
+            self.DEVICE, "Device (cpu, cuda, cuda:N, mps; empty: the GPU when there is one)", optional=True)))
         self.addOutput(QgsProcessingOutputNumber("GENERATED", "Images generated"))
         self.addOutput(QgsProcessingOutputNumber("KEPT", "Images already there (resumed)"))
 
     @user_errors
     def processAlgorithm(self, parameters, context, feedback):  # noqa: N802
+        from geofidelity_plugin.core.devices import check_device
         from geofidelity_plugin.core.evaluation.store import BenchmarkStore
         from geofidelity_plugin.core.generation.prompts import PromptTemplates
         from geofidelity_plugin.core.generation.workflow import generate_store
 
+        device = run_core(check_device, self.parameterAsString(parameters, self.DEVICE, context) or None)
         choice = self.generators[self.parameterAsEnum(parameters, self.GENERATOR, context)]
         custom = None
         if choice == "custom folder":
@@ -86,14 +91,14 @@ class GeneratePanelsAlgorithm(QgsProcessingAlgorithm):
             result, skipped = run_core(generate_store, store, choice, self.parameterAsInt(parameters, self.SAMPLES, context),
                                        self.parameterAsInt(parameters, self.SEED, context),
                                        self.parameterAsBool(parameters, self.SHARED, context), conditions, templates,
-                                       custom, progress=FeedbackProgress(feedback))
+                                       custom, device=device, progress=FeedbackProgress(feedback))
         feedback.pushInfo(f"{result.generated} images generated, {result.skipped_existing} kept from earlier runs, "
                           f"{len(skipped)} prompts skipped")
         return {"GENERATED": result.generated, "KEPT": result.skipped_existing}
 
 
 class ImportGeneratedAlgorithm(QgsProcessingAlgorithm):
-    STORE, FOLDER, MODEL = "STORE", "FOLDER", "MODEL_NAME"
+    STORE, FOLDER, MODEL, REPLACE = "STORE", "FOLDER", "MODEL_NAME", "REPLACE"
 
     def name(self):
         return "import_generated"
@@ -121,6 +126,9 @@ class ImportGeneratedAlgorithm(QgsProcessingAlgorithm):
                                                      behavior=QgsProcessingParameterFile.Folder))
         self.addParameter(QgsProcessingParameterString(self.MODEL, "Model name (empty: first folder level)",
                                                        optional=True))
+        self.addParameter(advanced(QgsProcessingParameterBoolean(
+            self.REPLACE, "Replace existing panels (delete their earlier images first; otherwise an import over "
+                          "them is refused)", defaultValue=False)))
         self.addOutput(QgsProcessingOutputNumber("IMAGES", "Images imported"))
 
     @user_errors
@@ -129,6 +137,7 @@ class ImportGeneratedAlgorithm(QgsProcessingAlgorithm):
 
         result = run_core(import_folder_into, self.parameterAsFile(parameters, self.STORE, context),
                           self.parameterAsFile(parameters, self.FOLDER, context),
-                          self.parameterAsString(parameters, self.MODEL, context) or None, FeedbackProgress(feedback))
+                          self.parameterAsString(parameters, self.MODEL, context) or None, FeedbackProgress(feedback),
+                          replace=self.parameterAsBool(parameters, self.REPLACE, context))
         feedback.pushInfo(f"{result.images} images imported for {', '.join(result.models)}")
         return {"IMAGES": result.images}

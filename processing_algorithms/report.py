@@ -44,6 +44,6 @@ class ReportAlgorithm(QgsProcessingAlgorithm):
 
         out = self.parameterAsFileOutput(parameters, self.OUTPUT, context) or None
         path = run_core(write_report, self.parameterAsFile(parameters, self.EVALUATION, context), out,
-                        self.parameterAsString(parameters, self.TITLE, context) or None)
+                        self.parameterAsString(parameters, self.TITLE, context) or None, warn=feedback.pushWarning)
         feedback.pushInfo(f"report: {path}")
         return {self.OUTPUT: str(path), "REPORT_HTML": str(path)}

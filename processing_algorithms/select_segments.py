@@ -180,10 +180,12 @@ class SelectSegmentsAlgorithm(QgsProcessingAlgorithm):
         output = self.parameterAsFileOutput(parameters, self.OUTPUT, context)
         if output and not Path(output).is_dir() and not output.lower().endswith(".gpkg"):
             output = str(Path(output).with_suffix(".gpkg"))
-        run_core(check_selection_outputs, output)  # before any reading or download
+        kind = self.parameterAsEnum(parameters, self.SOURCE, context)
+        inputs = {"the city table": self.parameterAsFile(parameters, self.CITIES, context) or None,
+                  "the OSM file": (self.parameterAsFile(parameters, self.OSM_FILE, context) or None) if kind == 0 else None}
+        run_core(check_selection_outputs, output, inputs)  # before any reading or download
         cities = run_core(self._cities, parameters, context, feedback)
         options = run_core(self._options, parameters, context)
-        kind = self.parameterAsEnum(parameters, self.SOURCE, context)
         if kind == 0:
             road_source = self.parameterAsFile(parameters, self.OSM_FILE, context)
             if not road_source:
@@ -197,7 +199,7 @@ class SelectSegmentsAlgorithm(QgsProcessingAlgorithm):
         else:
             road_source = self._road_layer(parameters, context)
         result = run_core(select_segments, cities, road_source, options, output_gpkg=output,
-                          progress=FeedbackProgress(feedback))
+                          progress=FeedbackProgress(feedback), inputs=inputs)
         load_on_completion(context, f"{output}|layername=segments", "GeoFidelity segments",
                            self.OUTPUT, "segments_by_class.qml")
         return {self.OUTPUT: output, "MANIFEST": str(result.manifest_path),

@@ -358,3 +358,41 @@ def test_qgis_output_that_is_a_folder(tmp_path, helsinki_pbf, qgis_env):
     text = assert_qgis_fails_cleanly(out, str(folder), "is a folder")
     assert "reading roads" not in text  # refused before any work
     assert list(folder.iterdir()) == [] and [p.name for p in tmp_path.iterdir()] == ["seg.gpkg"]
+
+
+# --- 5 · an output that is one of the run's inputs is refused before it is touched ----------
+
+@pytest.mark.parametrize("victim,fragments", [
+    ("osm", ("is the OSM file (--osm)",)),
+    ("cities", ("is the city table (--cities)",)),
+    ("cities_as_manifest", ("run manifest", "is the city table (--cities)")),
+])
+def test_output_that_is_an_input(tmp_path, helsinki_pbf, victim, fragments):
+    import shutil
+
+    osm = tmp_path / "h.osm.pbf"
+    shutil.copy(helsinki_pbf, osm)
+    cities = tmp_path / ("seg.manifest.json" if victim == "cities_as_manifest" else "c.csv")
+    shutil.copy(CITIES, cities)
+    target = {"osm": osm, "cities": cities, "cities_as_manifest": tmp_path / "seg.gpkg"}[victim]
+    before = {p: p.read_bytes() for p in (osm, cities)}
+    out = select(tmp_path, "--osm", osm, cities=cities, out=target)
+    message = assert_fails_cleanly(out, str(target if victim != "cities_as_manifest" else cities), *fragments,
+                                   "must not replace an input")
+    assert "reading roads" not in message  # refused before any reading
+    assert {p: p.read_bytes() for p in (osm, cities)} == before  # both inputs untouched
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name != "cache") == sorted({osm.name, cities.name})
+    if victim == "cities":  # the fix the message gives: another file name
+        assert_selected(select(tmp_path, "--osm", osm, cities=cities, out=tmp_path / "seg.gpkg"), tmp_path / "seg.gpkg")
+
+
+def test_qgis_output_that_is_the_osm_file(tmp_path, helsinki_pbf, qgis_env):
+    import shutil
+
+    osm = tmp_path / "roads.gpkg"  # Processing adds .gpkg to the output, so only a .gpkg input can collide
+    shutil.copy(helsinki_pbf, osm)
+    before = osm.read_bytes()
+    out = run_qgis(qgis_env, "select_segments", CITIES=CITIES, SOURCE=0, OSM_FILE=osm, OUTPUT=osm)
+    text = assert_qgis_fails_cleanly(out, str(osm), "is the OSM file", "must not replace an input")
+    assert "reading roads" not in text
+    assert osm.read_bytes() == before and [p.name for p in tmp_path.iterdir()] == ["roads.gpkg"]

@@ -264,12 +264,19 @@ def export_release(store: BenchmarkStore, out: str | Path, scores: list[dict] | 
     is first written into a hidden staging folder inside ``out``, and only once all of them are
     there are they moved into place, the manifest last. A failed or cancelled export publishes
     nothing (an earlier export in ``out`` stays complete and unchanged), and a folder without
-    the manifest is never a finished release. The output folder is checked, and every image the
-    store lists must be on disk, before anything is written.
+    the manifest is never a finished release. The output folder is checked, the store must hold
+    segments and reference images (an empty store is "nothing to export", not a release that
+    import-release would refuse), and every image the store lists must be on disk, before anything is written.
     """
     out = check_output_folder(out, "release folder")
     segments = store.segments()
+    if not segments:
+        raise InputError(f"the store {store.path} has no segments — nothing to export; select segments (or import "
+                         "a release) and build the reference panels first")
     panels = store.reference_panels()
+    if not any(panels.values()):
+        raise InputError(f"the store {store.path} has segments but no reference images — nothing to export (a "
+                         "release without reference panels cannot be imported); run fetch-mapillary and curate first")
     galleries = store.galleries()
     inverse = {kind: field for field, kind in NEG_FIELDS.items()}
     blocks, ref_rows, files = [], [], []

@@ -21,6 +21,7 @@ from ..errors import InputError
 from ..evaluation.store import BenchmarkStore, GeneratedImage
 from ..progress import Progress, check_cancel
 from .generators import check_name
+from .panel_records import changed_panels, record_replacing
 from .prompts import CONDITIONS
 
 log = logging.getLogger("geofidelity")
@@ -47,12 +48,19 @@ def _layout_text(model_name: str | None) -> str:
 
 
 def import_generated_folder(folder: str | Path, store: BenchmarkStore, model_name: str | None,
-                            layout: str = "release", progress: Progress | None = None) -> ImportResult:
+                            layout: str = "release", progress: Progress | None = None,
+                            replace: bool = False) -> ImportResult:
     """Record the images under ``folder`` in ``store`` with origin ``imported``.
 
     ``model_name`` names the model of a one-model folder; ``None`` reads model names from the
     first folder level. Unknown conditions, unknown segment ids and misnamed files raise one
     :class:`InputError` listing them, and nothing is recorded.
+
+    A panel (model, condition, segment) the store already holds with other images is refused
+    (an :class:`InputError` naming how many panels and a few of them), since recording sample
+    by sample would mix two runs in one panel; ``replace`` deletes the earlier images of those
+    panels and records the new ones in one transaction. Importing the same files again is
+    not a change and needs no ``replace``.
     """
     if layout != "release":
         raise InputError(f"unknown folder layout {layout!r}; only 'release' is supported "
@@ -104,7 +112,16 @@ def import_generated_folder(folder: str | Path, store: BenchmarkStore, model_nam
                                      prompt=prompt, prompt_meta=json.dumps(meta, sort_keys=True),
                                      origin="imported"))
     check_cancel(progress, "recording the imported images")
-    result.images = store.put_generated(images)
+    changed = changed_panels(store, images)
+    if changed and not replace:
+        raise InputError(_already_there(store, root, changed, images))
+    result.images = record_replacing(store, images, changed)
+    if changed:
+        message = (f"replaced the earlier images of {len(changed)} panel(s) "
+                   f"({sum(len(v) for v in changed.values())} images), e.g. {_panel_names(changed)}")
+        log.info(message)
+        if progress is not None:
+            progress.info(message)
     unmatched = [key for key in sidecar if key not in matched]
     result.unmatched_sidecar_rows = len(unmatched)
     if unmatched:
@@ -116,6 +133,22 @@ def import_generated_folder(folder: str | Path, store: BenchmarkStore, model_nam
     log.info("imported %d generated images of %s from %s (%d with a seed)", result.images,
              ", ".join(result.models), root, result.with_seed)
     return result
+
+
+def _panel_names(panels, limit: int = 3) -> str:
+    names = sorted("/".join(key) for key in panels)
+    return ", ".join(names[:limit]) + (f" (and {len(names) - limit} more)" if len(names) > limit else "")
+
+
+def _already_there(store: BenchmarkStore, root: Path, changed: dict, images: list[GeneratedImage]) -> str:
+    panels = {(g.model, g.condition, g.segment_id) for g in images}
+    models = sorted({key[0] for key in changed})
+    earlier = sum(len(files) for files in changed.values())
+    return (f"the store {store.path.name} already has images of {', '.join(models)} for {len(changed)} of the "
+            f"{len(panels)} panel(s) in {root} ({earlier} earlier images; e.g. {_panel_names(changed)}) — a panel "
+            "must come from one run, so nothing was imported: use --replace (Processing: 'Replace existing "
+            "panels') to delete those panels' earlier images and import these, or import under another model "
+            "name (--model)")
 
 
 class _Problems:

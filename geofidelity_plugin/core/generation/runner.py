@@ -22,11 +22,13 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from .. import atomic
+from ..devices import check_device
 from ..errors import Cancelled, InputError
 from ..evaluation.store import BenchmarkStore, GeneratedImage
 from ..manifest import build_manifest, file_sha256, write_manifest
 from ..progress import Progress, check_cancel
 from .generators import GeneratorSpec, check_name, check_settings
+from .panel_records import forget_samples
 from .prompts import CONDITIONS
 from .seeds import SEED_SCHEME, seed_for, seed_mode
 
@@ -62,7 +64,7 @@ class GenerationRunner:
         self.folder = _local_folder(self.model_ref)
         self.name = check_name(name or (self.folder.name if self.folder else self.model_ref.split("/")[-1]))
         self.revision = revision
-        self.device_request = device
+        self.device_request = check_device(device)  # a typo or an unusable GPU: a message before any load
         self._pipe = None
         self._device = None
         self._torch_dtype = None
@@ -154,8 +156,12 @@ class GenerationRunner:
 
         An image whose file exists and whose store record has the same seed, prompt and
         settings is skipped (counted in ``skipped_existing``); without a store nothing is
-        trusted and every image is made. On cancel, :class:`Cancelled` is raised with the
-        partial result as ``.result``; finished images stay on disk and in the store.
+        trusted and every image is made. A panel is never a mix of two runs: before the first
+        image of a panel is made, the panel's records that do not match this run (other
+        settings, seeds or prompts, an imported image, or a sample beyond ``samples`` made with
+        other settings) are removed, with their files in this generator's own folder. On
+        cancel, :class:`Cancelled` is raised with the partial result as ``.result``; finished
+        images stay on disk and in the store.
         """
         rows = list(prompt_rows)
         if int(samples) != samples or samples < 1:
@@ -169,14 +175,19 @@ class GenerationRunner:
             _check_row(row)
         info = self.model_info()
         known = _recorded(store, self.name)
+        samples_of: dict[tuple[str, str], list[int]] = {}
+        for condition, segment_id, sample in known:
+            samples_of.setdefault((condition, segment_id), []).append(sample)
         result = GenerationResult(self.name, requested=len(rows) * samples)
         options = {"samples": samples, "base_seed": base_seed, "seed_mode": seed_mode(shared_noise),
                    "seed_scheme": SEED_SCHEME, "jpeg_quality": JPEG_QUALITY}
-        done = 0
+        done = replaced = 0
         if progress is not None:
             progress.info(f"{self.name}: {result.requested} images ({len(rows)} prompts × {samples})")
         try:
             for row in rows:
+                replaced += self._drop_other_runs(store, known, samples_of.get((row.condition, row.segment_id), ()),
+                                                  row, root, base_seed, shared_noise, info)
                 for sample in range(samples):
                     check_cancel(progress, f"generation with {self.name}")
                     seed = seed_for(base_seed, self.name, row.segment_id, row.condition, sample, shared_noise)
@@ -200,9 +211,37 @@ class GenerationRunner:
         finally:
             if result.generated:
                 self._record_run(root, store, self.model_info(), options, result)
-        log.info("generation with %s: %d made, %d already there", self.name, result.generated,
-                 result.skipped_existing)
+        log.info("generation with %s: %d made, %d already there%s", self.name, result.generated,
+                 result.skipped_existing, f", {replaced} panel(s) of another run (other settings or seeds) "
+                 "replaced whole" if replaced else "")
         return result
+
+    def _drop_other_runs(self, store: BenchmarkStore | None, known: dict, recorded: Iterable[int], row, root: Path,
+                         base_seed: int, shared_noise: bool, info: dict) -> bool:
+        """Forget the records of ``row``'s panel that this run would not have made (see
+        :meth:`generate`), so that the panel ends up the work of this run alone."""
+        if store is None:
+            return False
+        stale = {}
+        for sample in recorded:
+            record = known.get((row.condition, row.segment_id, sample))
+            if record is None:
+                continue
+            seed = seed_for(base_seed, self.name, row.segment_id, row.condition, sample, shared_noise)
+            target = root / row.condition / row.segment_id / f"{sample:02d}.jpg"
+            if not _already_made(record, target, seed, row.prompt, info):
+                stale[sample] = Path(record["abs_path"])
+        if not stale:
+            return False
+        forget_samples(store, (self.name, row.condition, row.segment_id), stale)
+        own = root.resolve()
+        for sample, path in stale.items():
+            known.pop((row.condition, row.segment_id, sample), None)
+            if path.resolve().parent.parent.parent == own and path.is_file():  # {root}/{cond}/{seg}/NN.jpg
+                path.unlink()
+        log.debug("generator %s: panel %s/%s: %d image(s) of another run forgotten", self.name, row.condition,
+                  row.segment_id, len(stale))
+        return True
 
     def _make(self, row, sample: int, seed: int, target: Path, options: dict,
               store: BenchmarkStore | None) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from ..devices import check_device
 from ..errors import InputError
 from ..evaluation.store import BenchmarkStore
 from ..progress import NullProgress, Progress, SubProgress
@@ -21,11 +22,13 @@ def generate_store(store: BenchmarkStore, generator: str, samples: int = 4, seed
     registry name or hub id) or a custom local diffusers folder (``custom``: folder, steps,
     guidance, dtype[, resolution]). Returns the runner's result and the skipped prompts.
 
-    Every option (generator, settings, templates, samples, output folder) is checked before
-    the store is read and before any model is loaded; ``custom`` without a folder carries
+    Every option (device, generator, settings, templates, samples, output folder) is checked
+    before the store is read and before any model is loaded; ``custom`` without a folder carries
     settings given for a registered generator, which are refused (see
-    :func:`~.generators.resolve_generator`)."""
+    :func:`~.generators.resolve_generator`). ``device``: ``None`` (the GPU when there is one) or
+    one this PyTorch can use (:func:`~..devices.check_device`)."""
     progress = progress or NullProgress()
+    device = check_device(device)
     custom = dict(custom or {})
     spec = resolve_generator(generator, custom.get("folder"), custom.get("steps"), custom.get("guidance"),
                              custom.get("dtype"), custom.get("resolution"))
@@ -48,8 +51,10 @@ def generate_store(store: BenchmarkStore, generator: str, samples: int = 4, seed
 
 
 def import_folder_into(store_path: str | Path, folder: str | Path, model_name: str | None,
-                       progress: Progress | None = None):
+                       progress: Progress | None = None, replace: bool = False):
+    """Import a folder of images made elsewhere; ``replace``: panels the store already holds
+    with other images are replaced whole (see :func:`.import_folder.import_generated_folder`)."""
     from .import_folder import import_generated_folder
 
     with BenchmarkStore(store_path, create=False) as store:
-        return import_generated_folder(folder, store, model_name, progress=progress)
+        return import_generated_folder(folder, store, model_name, progress=progress, replace=replace)

@@ -4,9 +4,12 @@ codes").
 The evaluate stage writes its manifest (``evaluation.manifest.json``) last: a folder without it
 is incomplete (evaluate failed or was killed) and is refused, as is a folder that is not an
 evaluation folder at all. Every CSV is checked before anything is drawn: it must be UTF-8 text,
-not empty, every row as wide as the header, and hold the columns the report reads. Each
-failure is an :class:`~geofidelity_plugin.core.errors.InputError` that names the file, what is
-wrong, and the fix (run evaluate again).
+not empty, every row as wide as the header, hold the columns the report reads, and a number in
+every cell of a numeric column (empty cells are missing values). A text in a numeric column
+(``cos_sim`` = ``abc``) is an error, not a silently missing value: the file was changed after
+evaluate wrote it, and a report must not quietly leave out a panel's score. Each failure is an
+:class:`~geofidelity_plugin.core.errors.InputError` that names the file, the line and column
+where there is one, what is wrong, and the fix (correct the file, or run evaluate again).
 """
 from __future__ import annotations
 
@@ -35,6 +38,15 @@ COLUMNS = {
 }
 TEXT_COLUMNS = {"model", "condition", "segment_id", "city", "country_code", "delta", "metric",
                 "image_path", "reason", "street_name", "neighbourhood"}
+#: columns whose every non-empty cell must be a number (the scores and counts evaluate writes)
+NUMERIC_COLUMNS = {"n_generated", "n_reference", "cos_sim", "mmd2", "dcsf", "gads", "diversity_generated",
+                   "diversity_reference", "similarity_target", "gallery_size", "rank", "top1", "reciprocal_rank",
+                   "chance_adjusted_top1", "clip_score", "panels", "cities", "mean", "low", "high",
+                   "matched_pairs", "positive_pairs", "cities_positive"}
+_NUMERIC_PREFIXES = ("margin_", "spearman_", "auroc_")
+#: the files of an evaluation folder written by evaluate, which a report must never replace
+EVALUATE_FILES = (MANIFEST, PER_PANEL, FAILED, "evaluation.gpkg", "tables.md",
+                  *(f"table_{n}.csv" for n in TABLES))
 _EVALUATE = "`python -m geofidelity_plugin evaluate --store STORE --out FOLDER` or the plugin's Evaluate algorithm"
 FIX = f"run the evaluate stage first ({_EVALUATE}) and give its output folder"
 
@@ -57,6 +69,12 @@ class Evaluation:
     @property
     def stand_in(self) -> str | None:
         return self.manifest.get("stand_in") or None
+
+
+def is_numeric(column: str) -> bool:
+    """A score or count column: every non-empty cell must be a number."""
+    base = column[:-4] if column.endswith("_low") else column[:-5] if column.endswith("_high") else column
+    return base in NUMERIC_COLUMNS or base.startswith(_NUMERIC_PREFIXES)
 
 
 def _typed(column: str, value: str):
@@ -106,10 +124,20 @@ def read_csv(path: Path, required: tuple[str, ...] | None = None) -> list[dict]:
             if len(cells) != len(header):
                 raise InputError(f"{path} line {reader.line_num} has {len(cells)} cells but the header has "
                                  f"{len(header)} columns — {fix}")
-            rows.append({k: _typed(k, v) for k, v in zip(header, cells)})
+            row = {k: _typed(k, v) for k, v in zip(header, cells)}
+            _check_numbers(path, reader.line_num, row, fix)
+            rows.append(row)
     except csv.Error as exc:
         raise InputError(f"{path} is not a readable CSV ({exc}) — {fix}") from None
     return rows
+
+
+def _check_numbers(path: Path, line: int, row: dict, fix: str) -> None:
+    for column, value in row.items():
+        if isinstance(value, str) and is_numeric(column):
+            raise InputError(f"{path} line {line}, column {column}: {value[:40]!r} is not a number — the file was "
+                             f"changed after evaluate wrote it; correct the cell (or leave it empty for a missing "
+                             f"value), or {fix}")
 
 
 def _is_incomplete(folder: Path) -> bool:
@@ -122,6 +150,9 @@ def _is_incomplete(folder: Path) -> bool:
 def load_evaluation(evaluation_dir: str | Path) -> Evaluation:
     """Read and check an evaluation folder; refuse an incomplete or foreign one."""
     folder = Path(evaluation_dir).expanduser()
+    if folder.is_file() and (folder.parent / MANIFEST).is_file():
+        raise InputError(f"{folder} is a file of the evaluation folder {folder.parent} — give the evaluation "
+                         f"folder {folder.parent}, not a file in it")
     if not folder.is_dir():
         what = "is a file, not a folder" if folder.exists() else "does not exist"
         raise InputError(f"evaluation folder {folder} {what} — {FIX}")
@@ -149,4 +180,6 @@ def load_evaluation(evaluation_dir: str | Path) -> Evaluation:
     else:
         listed = (manifest.get("outputs") or {}).get("failed_images")
         failed = [{"image_path": p, "reason": r} for p, r in sorted(listed.items())] if isinstance(listed, dict) else []
+    if not (folder / "evaluation.gpkg").is_file():
+        absent.append("evaluation.gpkg")
     return Evaluation(folder, manifest, rows, tables, failed, absent)

@@ -21,12 +21,13 @@ from ..atomic import staged_folder
 from ..errors import GeoFidelityError, OutputError, describe_os_error
 from ..output_paths import check_output_file
 from . import figures as fig
-from .evaluation_folder import (MANIFEST, PER_PANEL, REQUIRED, TABLES, TEXT_COLUMNS, Evaluation,  # noqa: F401
-                                load_evaluation, read_csv)
+from .evaluation_folder import (EVALUATE_FILES, MANIFEST, PER_PANEL, REQUIRED, TABLES,  # noqa: F401
+                                TEXT_COLUMNS, Evaluation, load_evaluation, read_csv)
 
 log = logging.getLogger("geofidelity")
 
 FIGURE_DIR = "report_figures"
+MAP_LAYER_MISSING = "evaluation.gpkg is missing, the map figure is skipped — run evaluate again"
 _TEXT_COLUMNS = TEXT_COLUMNS
 
 
@@ -209,13 +210,20 @@ FIGURES = (
 )
 
 
+def _city_maps(ev: Evaluation, path: Path) -> Path:
+    gpkg = ev.folder / "evaluation.gpkg"
+    if not gpkg.is_file():
+        raise fig.FigureSkipped(MAP_LAYER_MISSING)
+    return fig.city_maps(fig.read_segment_layer(gpkg), path)
+
+
 def _make_figures(ev: Evaluation, fig_dir: Path) -> dict[str, Path | str]:
     """Figure name → PNG path, or the reason it was skipped."""
     clip_row = (ev.tables.get("clip_check") or [None])[0]
     builders = {
         "margins": lambda p: fig.margin_distributions(ev.rows, p),
         "deltas": lambda p: fig.paired_deltas(ev.tables.get("deltas", []), p),
-        "city_maps": lambda p: fig.city_maps(fig.read_segment_layer(ev.folder / "evaluation.gpkg"), p),
+        "city_maps": lambda p: _city_maps(ev, p),
         "clip": lambda p: fig.clip_vs_retrieval(ev.rows, p, clip_row),
         "anchors": lambda p: fig.anchors_beside_models(ev.tables.get("by_model_L1", []), p),
     }
@@ -316,16 +324,28 @@ def render(ev: Evaluation, made: dict[str, Path | str], html_dir: Path, title: s
     ])
 
 
-def write_report(evaluation_dir: str | Path, out_html: str | Path | None = None, title: str | None = None) -> Path:
+def write_report(evaluation_dir: str | Path, out_html: str | Path | None = None, title: str | None = None,
+                 warn=None) -> Path:
     """Write ``report.html`` (default: inside the evaluation folder) and its figures in
     ``report_figures/`` beside it; returns the HTML path. method §6–§8.
 
     The folder is checked (:func:`~.evaluation_folder.load_evaluation`) and the output path too
-    before any figure is drawn; the page and its figures are written into a hidden staging
-    folder and published together, the page last, so a failed or killed run leaves no partial
-    report and an earlier report stays as it was."""
+    before any figure is drawn: the report must not be one of the files evaluate wrote (the
+    manifest, a CSV, ``tables.md``, ``evaluation.gpkg``), which it would destroy; ``report.html``
+    or any other new name in the folder is fine. The page and its figures are written into a
+    hidden staging folder and published together, the page last, so a failed or killed run
+    leaves no partial report and an earlier report stays as it was.
+
+    A missing ``evaluation.gpkg`` is a warning, not an error (``warn``: a callable taking the
+    message; default: the log): the tables and the other figures do not need it, so the report
+    is written without the map figure, says so on the page, and the warning reads
+    "evaluation.gpkg is missing, the map figure is skipped — run evaluate again"."""
     ev = load_evaluation(evaluation_dir)
-    out = check_output_file(out_html if out_html else ev.folder / "report.html", "report")
+    own = {f"the evaluation's own file {name} (written by evaluate)": ev.folder / name for name in EVALUATE_FILES}
+    out = check_output_file(out_html if out_html else ev.folder / "report.html", "report", inputs=own)
+    warn = warn or log.warning
+    if "evaluation.gpkg" in ev.missing:
+        warn(MAP_LAYER_MISSING)
     title = title or "GeoFidelity evaluation report" + (" (STAND-IN data)" if ev.stand_in else "")
     try:
         with staged_folder(out.parent, out.name) as stage:

@@ -37,18 +37,19 @@ def output_paths(output_gpkg: str | Path) -> tuple[Path, Path, Path]:
     return gpkg, gpkg.with_suffix(".manifest.json"), gpkg.with_suffix(".summary.html")
 
 
-def check_selection_outputs(output_gpkg: str | Path | None) -> tuple[Path, Path, Path]:
+def check_selection_outputs(output_gpkg: str | Path | None, inputs: dict | None = None) -> tuple[Path, Path, Path]:
     """Refuse, before any work, an output that cannot be written: the GeoPackage, or the manifest
-    or summary beside it."""
+    or summary beside it — including one that is an input of the run (``inputs``: description →
+    path, e.g. ``{"the OSM file (--osm)": "h.osm.pbf"}``), which the run would destroy."""
     if output_gpkg is None or not str(output_gpkg).strip():
         raise InputError("no segments GeoPackage was given — give an output path such as segments.gpkg")
     gpkg, manifest, summary = output_paths(output_gpkg)
-    check_output_file(gpkg, "segments GeoPackage")
+    check_output_file(gpkg, "segments GeoPackage", inputs=inputs)
     for path, what in ((manifest, "run manifest"), (summary, "HTML summary")):
         if path.is_dir():
             raise OutputError(f"the {what} is written beside the GeoPackage as {path}, but that is a folder "
                               "— move or rename that folder, or choose another output name")
-        check_output_file(path, what)
+        check_output_file(path, f"{what} (written beside the GeoPackage)", inputs=inputs)
     return gpkg, manifest, summary
 
 
@@ -83,11 +84,17 @@ def load_roads(road_source, cities: list[City], options: SelectionOptions,
 
 def select_segments(cities: list[City], road_source, options: SelectionOptions | None = None,
                     output_gpkg: str | Path | None = None, progress: Progress | None = None,
-                    source_description: str | None = None) -> SelectionResult:
+                    source_description: str | None = None, inputs: dict | None = None) -> SelectionResult:
+    """Select the segments of ``cities`` from ``road_source`` and, with ``output_gpkg``, write
+    them; ``inputs`` (description → path, e.g. the city table) are files the outputs must not
+    replace — an OSM file given as ``road_source`` is always one."""
     options = options or SelectionOptions()
     options.validate()
     if output_gpkg is not None:
-        check_selection_outputs(output_gpkg)
+        inputs = dict(inputs or {})
+        if isinstance(road_source, (str, Path)):
+            inputs.setdefault("the OSM file", road_source)
+        check_selection_outputs(output_gpkg, inputs)
     progress = progress or NullProgress()
     if not cities:
         raise InputError("no cities given — the city table needs at least one row")
