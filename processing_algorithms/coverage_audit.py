@@ -45,8 +45,10 @@ class CoverageAuditAlgorithm(QgsProcessingAlgorithm):
         from geofidelity_plugin.core.reference_panels.workflow import coverage_store
 
         output = self.parameterAsFileOutput(parameters, self.OUTPUT, context)
-        run_core(check_output_file, output, "coverage GeoPackage")  # before the long work
-        with BenchmarkStore(self.parameterAsFile(parameters, self.STORE, context), create=False) as store:
+        store_path = self.parameterAsFile(parameters, self.STORE, context)
+        run_core(check_output_file, output, "coverage GeoPackage",  # before the long work
+                 inputs={"the benchmark store ('Benchmark store')": store_path})
+        with BenchmarkStore(store_path, create=False) as store:
             coverage = run_core(coverage_store, store, self.parameterAsDouble(parameters, self.RADIUS, context),
                                 FeedbackProgress(feedback))
             write_coverage_gpkg(output, coverage, store.segments())

@@ -81,10 +81,13 @@ class CuratePanelsAlgorithm(QgsProcessingAlgorithm):
             setattr(options, attr, int(value) if attr == "phash_radius" else value)
         run_core(options.validate)
         output = self.parameterAsFileOutput(parameters, self.OUTPUT, context)
-        run_core(check_output_file, output, "curated image points GeoPackage")  # before the long work
-        with BenchmarkStore(self.parameterAsFile(parameters, self.STORE, context), create=False) as store:
-            result = run_core(curate_store, store, options, self.parameterAsFile(parameters, self.AUDIT, context) or None,
-                              progress=FeedbackProgress(feedback))
+        store_path = self.parameterAsFile(parameters, self.STORE, context)
+        audit_csv = self.parameterAsFile(parameters, self.AUDIT, context) or None
+        inputs = {"the benchmark store ('Benchmark store')": store_path,
+                  "the audit CSV ('Manual audit CSV')": audit_csv}
+        run_core(check_output_file, output, "curated image points GeoPackage", inputs=inputs)  # before the long work
+        with BenchmarkStore(store_path, create=False) as store:
+            result = run_core(curate_store, store, options, audit_csv, progress=FeedbackProgress(feedback))
             write_images_gpkg(output, store.candidates())
             manifest = build_manifest("curate_panels", options.as_dict(), inputs={"store": str(store.path)},
                                       outputs={"counts": result.counts(), "gpkg": output}, models=[result.models],

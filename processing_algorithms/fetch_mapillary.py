@@ -89,18 +89,21 @@ class FetchMapillaryAlgorithm(QgsProcessingAlgorithm):
         from geofidelity_plugin.core.reference_panels.inputs import read_segments_checked
         from geofidelity_plugin.core.reference_panels.layers import write_images_gpkg
         from geofidelity_plugin.core.reference_panels.mapillary import MapillaryClient, token_from_env
-        from geofidelity_plugin.core.reference_panels.workflow import fetch_store
+        from geofidelity_plugin.core.reference_panels.workflow import check_store_has_a_source, fetch_store
 
         # the output and the segments first: before the store is opened or a request is sent
-        output = run_core(check_output_file, self.parameterAsFileOutput(parameters, self.OUTPUT, context),
-                          "image points GeoPackage")
+        store_path = self.parameterAsFile(parameters, self.STORE, context)
         segments_path = self.parameterAsFile(parameters, self.SEGMENTS, context)
+        inputs = {"the benchmark store ('Benchmark store')": store_path,
+                  "the segments GeoPackage ('Segments GeoPackage to load first')": segments_path}
+        output = run_core(check_output_file, self.parameterAsFileOutput(parameters, self.OUTPUT, context),
+                          "image points GeoPackage", inputs=inputs)
+        run_core(check_store_has_a_source, store_path, segments_path)
         segments = run_core(read_segments_checked, segments_path) if segments_path else None
         token = token_from_authcfg(self.parameterAsString(parameters, self.AUTH, context)) or run_core(token_from_env)
         client = MapillaryClient(token, base_url=self.parameterAsString(parameters, self.BASE_URL, context),
                                  max_workers=self.parameterAsInt(parameters, self.WORKERS, context),
                                  requests_per_second=self.parameterAsDouble(parameters, self.RATE, context))
-        store_path = self.parameterAsFile(parameters, self.STORE, context)
         with client, BenchmarkStore(store_path) as store:
             if segments:
                 run_core(load_segments_gpkg, store, segments)

@@ -7,8 +7,9 @@ milliseconds, only the requested fields), truncating at ``limit`` so that full b
 real JPEG bytes made by Pillow. Switches reproduce the failures seen from the real service:
 a refused token (OAuthException 190), "Application request limit reached" (429), "Please reduce
 the amount of data" (500), slow and truncated answers, truncated JPEGs and expired URLs, and a
-broken image CDN (an HTML page instead of every JPEG, every image cut off, every URL refused).
-Every request is counted by kind.
+broken image CDN (an HTML page instead of every JPEG, every image cut off, every URL refused),
+an API that accepts connections and never answers (``hang_api``), and items whose fields have
+the wrong type or an impossible value (``item_overrides``). Every request is counted by kind.
 """
 from __future__ import annotations
 
@@ -121,6 +122,12 @@ class FakeMapillary:
         self.cdn_fault: str | None = None
         self.cdn_fault_ids: set[str] | None = None
         self.cdn_base_url: str | None = None  # thumbnail URLs point here (e.g. a closed port)
+        # API requests are counted, then held without an answer until the server stops
+        self.hang_api = False
+        # image id → fields sent in place of the real ones in search answers (any JSON value,
+        # float("inf") included: it is sent as Infinity, which a JSON reader takes as 1e400)
+        self.item_overrides: dict[str, dict] = {}
+        self.released = threading.Event()
         # records
         self.counts: Counter = Counter()
         self.image_counts: Counter = Counter()
@@ -143,6 +150,7 @@ class FakeMapillary:
         return self
 
     def __exit__(self, *exc) -> None:
+        self.released.set()  # held (hung) requests end
         self._server.shutdown()
         self._server.server_close()
 
@@ -222,6 +230,7 @@ class FakeMapillary:
             full["computed_geometry"] = {"type": "Point", "coordinates": [img.lon, img.lat]}
         if img.compass_angle is None:
             del full["compass_angle"]
+        full.update(self.item_overrides.get(img.image_id, {}))
         return {k: v for k, v in full.items() if k in fields}
 
 
@@ -251,6 +260,10 @@ class _Handler(BaseHTTPRequestHandler):
                 self.image(parts.path[len("/thumbs/"):-len(".jpg")], parse_qs(parts.query))
                 return
             fake.count("api")
+            if fake.hang_api:  # connected, never answered: the client's read timeout decides
+                fake.released.wait(300)
+                self.close_connection = True
+                return
             status, body, headers = fake.api_answer(parts.path, parse_qs(parts.query),
                                                     self.headers.get("Authorization"))
             data = json.dumps(body).encode()

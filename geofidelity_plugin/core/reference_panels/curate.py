@@ -99,6 +99,8 @@ class CurationOptions:
                                  f"of {list(ATTRIBUTES)} joined by '+'")
         if self.cap_per_segment is not None and self.cap_per_segment < 1:
             raise InputError(f"cap_per_segment must be ≥ 1 or None, not {self.cap_per_segment}")
+        from ..option_checks import check_number
+        check_number("random seed (--seed; 'Random seed' in QGIS)", self.seed, "seed", "--seed 0")
 
 
 def _get(record, name, default=None):  # records are objects (ImageRecord) or plain dicts

@@ -27,7 +27,6 @@ from typing import Callable, Iterable
 from urllib.parse import quote, urlsplit
 
 import requests
-from requests.adapters import HTTPAdapter
 
 from .. import paths
 from ..errors import Cancelled, InputError, RemoteServiceError
@@ -37,7 +36,8 @@ from .api_errors import UNREACHED_ATTEMPTS, api_failure_message, connection_fail
 from .breaker import FAILURE_BUDGET, FailureBreaker
 from .thumbnails import (DownloadResult, ThumbnailFailed, download_thumbnails,
                          retry_after_seconds)
-from .records import ImageRecord  # noqa: F401 (public here too)
+from .records import ImageRecord, SkippedItems  # noqa: F401 (public here too)
+from .stopping import AbortableAdapter, stop_pool
 from .throttle import TokenBucket  # noqa: F401 (public here too)
 from .tiles import Box, split_box, tiles_along
 
@@ -90,8 +90,10 @@ class MapillaryClient:
 
     ``failure_budget`` image downloads failing the same way in a row (default
     :data:`.breaker.FAILURE_BUDGET`, 8) stop the downloads with the likely cause instead of
-    retrying every image; ``None`` or ``0`` tries every image. An API that was never reached in
-    this run is tried only twice (a wrong URL or a missing network does not heal in a back-off).
+    retrying every image; ``None`` or ``0`` tries every image. An API that has not answered once
+    in this run — unreachable, or connected but silent for ``timeout_s`` — is tried only twice (a
+    wrong URL, a missing network or a hung server does not heal in a back-off). Items of a search
+    answer whose fields are unusable are skipped and counted in :attr:`skipped`.
     """
 
     def __init__(self, token: str, base_url: str = DEFAULT_BASE_URL, limit: int = MAX_LIMIT,
@@ -102,6 +104,11 @@ class MapillaryClient:
                  jitter: float = 0.25, max_split_depth: int = 6,
                  failure_budget: int | None = FAILURE_BUDGET):
         self._token = (token or "").strip()
+        if not self._token.isascii():  # never echo it: it is a secret, even when mistyped
+            raise InputError(f"the Mapillary access token contains non-ASCII characters (a letter "
+                             "with an accent, a typographic quote or dash?) — copy the token again "
+                             "from https://www.mapillary.com/dashboard/developers into "
+                             f"{TOKEN_ENV} (or the QGIS authentication config)")
         if not self._token or any(ch.isspace() or not ch.isprintable() for ch in self._token):
             raise InputError(f"the Mapillary access token is empty or holds spaces or control "
                              f"characters — set {TOKEN_ENV} (or the QGIS authentication "
@@ -125,17 +132,29 @@ class MapillaryClient:
         self._counts = {"api": 0, "image": 0}
         self._reached = False  # an HTTP answer came from the API in this run
         self.breaker = FailureBreaker(failure_budget)
+        self.skipped = SkippedItems()
+        self._adapter: AbortableAdapter | None = None
         if session is None:
             session = requests.Session()
-            adapter = HTTPAdapter(pool_connections=4, pool_maxsize=max(10, self.max_workers))
-            session.mount("http://", adapter)
-            session.mount("https://", adapter)
+            self._adapter = AbortableAdapter(pool_connections=4, pool_maxsize=max(10, self.max_workers))
+            session.mount("http://", self._adapter)
+            session.mount("https://", self._adapter)
         self.session = session
         self.user_agent = USER_AGENT
 
     def close(self) -> None:
         """Release the pooled HTTP connections."""
         self.session.close()
+
+    def abort_requests(self) -> None:
+        """Cut the connections of the requests in flight (from any thread): a thread blocked in
+        a read returns at once. Only for a client that made its own session."""
+        if self._adapter is not None:
+            self._adapter.abort()
+
+    def stop_workers(self, pool, futures, grace_s: float = 0.0) -> None:
+        """Stop a search or download pool whose stop event is set (:func:`.stopping.stop_pool`)."""
+        stop_pool(pool, futures, self.abort_requests, grace_s)
 
     def __enter__(self) -> "MapillaryClient":
         return self
@@ -183,12 +202,29 @@ class MapillaryClient:
         if not isinstance(items, list):
             raise RemoteServiceError(f"Mapillary answered the search in bbox {bbox} without a "
                                      "'data' list — check the API URL")
-        records = [r for r in (ImageRecord.from_api(i, segment_id) for i in items
-                               if isinstance(i, dict)) if r is not None]
+        records = []
+        for item in items:
+            record, problem = ImageRecord.parse(item, segment_id)
+            if record is None:
+                self.skipped.add(problem, item)
+            else:
+                records.append(record)
         if len(records) < len(items):
-            log.warning("Mapillary bbox %s: skipped %d item(s) without id, position or capture "
-                        "time", bbox, len(items) - len(records))
+            log.debug("Mapillary bbox %s: skipped %d unusable item(s)", bbox, len(items) - len(records))
         return records, len(items)
+
+    def _search_job(self, box: Box, stop: threading.Event, segment_id: str | None,
+                    failures: list) -> tuple[list[ImageRecord], int]:
+        """One box of :meth:`images_along` on a pool thread. A failure is kept in ``failures`` and
+        stops the other boxes at once: none of them starts a request after it."""
+        try:
+            return self._search(box, stop.is_set, segment_id)
+        except (TooMuchData, Cancelled):
+            raise
+        except BaseException as exc:
+            failures.append(exc)
+            stop.set()
+            raise
 
     def _api_get(self, path: str, params: dict, stopped: Callable[[], bool], what: str,
                  split_on_too_much: bool = False) -> dict:
@@ -200,8 +236,10 @@ class MapillaryClient:
             try:
                 return self._api_attempt(self.base_url + path, params, what, split_on_too_much)
             except _Retryable as failure:
+                if stopped():  # the run is ending (its connection may have been cut): stay quiet
+                    raise Cancelled(f"stopped during the Mapillary {what}") from None
                 last, kind, attempt = failure.reason, failure.kind, attempt + 1
-                if kind == "unreachable" and not self._reached:
+                if kind in ("unreachable", "timeout") and not self._reached:
                     attempts = min(attempts, UNREACHED_ATTEMPTS)
                 log.warning("Mapillary %s: %s (attempt %d of %d)", what, last, attempt, attempts)
                 if attempt < attempts:
@@ -220,8 +258,9 @@ class MapillaryClient:
         except (requests.ConnectionError, requests.Timeout,
                 requests.exceptions.ChunkedEncodingError) as exc:
             kind, detail = connection_failure(exc, self.timeout_s)
-            raise _Retryable(f"could not reach {urlsplit(self.base_url).netloc}: {detail}",
-                             kind=kind) from None
+            where = urlsplit(self.base_url).netloc
+            raise _Retryable(f"could not reach {where}: {detail}" if kind == "unreachable" else
+                             f"{where}: {detail}", kind=kind) from None
         except requests.RequestException as exc:
             raise RemoteServiceError(f"the Mapillary {what} failed: {self.redact(str(exc))[:300]} "
                                      f"— check the API URL {self.base_url}") from None
@@ -281,9 +320,9 @@ class MapillaryClient:
         tiles = tiles_along(line_lonlat, buffer_m, step_m)
         check_cancel(progress, "the Mapillary search")
         found: dict[str, ImageRecord] = {}
-        stop = threading.Event()
+        stop, failures = threading.Event(), []
         pool = cf.ThreadPoolExecutor(self.max_workers, thread_name_prefix="mapillary-search")
-        jobs = {pool.submit(self._search, tile, stop.is_set, segment_id): (tile, 0)
+        jobs = {pool.submit(self._search_job, tile, stop, segment_id, failures): (tile, 0)
                 for tile in tiles}
         done = unresolved = 0
         try:
@@ -296,10 +335,14 @@ class MapillaryClient:
                         full = count >= self.limit
                     except TooMuchData:
                         records, full = [], True
+                    except Cancelled:  # stopped by another box's failure: report that one
+                        if failures:
+                            raise failures[0] from None
+                        raise
                     for record in records:
                         found.setdefault(record.image_id, record)
                     if full and depth < self.max_split_depth:
-                        jobs.update({pool.submit(self._search, quarter, stop.is_set, segment_id):
+                        jobs.update({pool.submit(self._search_job, quarter, stop, segment_id, failures):
                                      (quarter, depth + 1) for quarter in split_box(box)})
                     elif full:
                         unresolved += 1
@@ -309,9 +352,9 @@ class MapillaryClient:
                     if progress is not None:
                         progress.set_progress(100.0 * done / (done + len(jobs)))
                 check_cancel(progress, "the Mapillary search")
-        except BaseException:
+        except BaseException:  # a failed search, Cancel or Ctrl-C: no thread outlives the error
             stop.set()
-            pool.shutdown(wait=False, cancel_futures=True)
+            self.stop_workers(pool, jobs)
             raise
         pool.shutdown(wait=True)
         message = (f"Mapillary: {len(found)} images in {done} boxes along the segment"
@@ -344,4 +387,7 @@ class MapillaryClient:
         url = payload.get("thumb_1024_url")
         if not isinstance(url, str) or not url:
             raise ThumbnailFailed("Mapillary has no thumbnail URL for this image", "no_url")
+        if not url.lower().startswith(("http://", "https://")):
+            raise ThumbnailFailed(f"Mapillary gave a thumbnail URL that is not http(s) "
+                                  f"({self.redact(url)[:60]})", "no_url")
         return url

@@ -160,7 +160,9 @@ def download_thumbnails(client: "MapillaryClient", records: Iterable["ImageRecor
     """Fetch every record's thumbnail into ``root`` on ``client.max_workers`` threads.
 
     On cancel, queued downloads are dropped, running ones get about a second to finish (their
-    files are kept) and :class:`Cancelled` is raised with the partial ``.result`` attached.
+    files are kept), the rest have their connections cut, and :class:`Cancelled` is raised with
+    the partial ``.result`` attached. No download thread outlives this call: none prints after
+    the error or the cancel message.
     """
     unique = list({r.image_id: r for r in records}.values())
     result = DownloadResult()
@@ -187,18 +189,18 @@ def download_thumbnails(client: "MapillaryClient", records: Iterable["ImageRecor
             job.cancel()
         finished, _ = cf.wait(pending, timeout=_CANCEL_GRACE_S)
         abort.set()
+        _stop(client, pool, pending)
         for job in finished:
             if not job.cancelled():
                 _collect(client, job, jobs[job], result)
-        pool.shutdown(wait=False, cancel_futures=True)
         cancelled.result = result
         log.info("Mapillary download cancelled: %d of %d images kept", len(result.paths),
                  len(unique))
         raise
-    except BaseException:
+    except BaseException:  # Ctrl-C or an unexpected failure
         stop.set()
         abort.set()
-        pool.shutdown(wait=False, cancel_futures=True)
+        _stop(client, pool, pending)
         raise
     pool.shutdown(wait=True)
     if breaker.tripped.is_set():
@@ -206,6 +208,14 @@ def download_thumbnails(client: "MapillaryClient", records: Iterable["ImageRecor
     log.info("Mapillary thumbnails: %d downloaded, %d from the cache, %d failed",
              result.downloaded, result.from_cache, len(result.failed))
     return result
+
+
+def _stop(client: "MapillaryClient", pool: cf.ThreadPoolExecutor, pending) -> None:
+    stop_workers = getattr(client, "stop_workers", None)
+    if stop_workers is not None:
+        stop_workers(pool, pending)
+    else:
+        pool.shutdown(wait=False, cancel_futures=True)
 
 
 def _collect(client: "MapillaryClient", job: cf.Future, image_id: str,
@@ -276,6 +286,7 @@ def _fetch_one(client: "MapillaryClient", record: "ImageRecord", root: Path,
             url, requeried = renew(), True
             continue
         except _Broken as failure:
+            check()  # a download cut because the run is ending is not reported
             last, kind, attempt = failure.reason, failure.kind, attempt + 1
             # the first transient failure of an image is forgiven (a hiccup); its repeat counts
             breaker.failure(kind, counted=attempt > 1 or attempt > client.max_retries)

@@ -24,14 +24,31 @@ RERUN = ("run the fetch again once this is fixed: it resumes, and images already
          "in the cache")
 
 
+#: How a store gets its segments.
+LOAD_SEGMENTS = ("give the segments GeoPackage of select-segments ('Select named road segments' in "
+                 "QGIS) with --segments ('Segments GeoPackage to load first' in QGIS)")
+
+
+def check_store_has_a_source(store_path, segments) -> None:
+    """A store that does not exist yet is created only when segments are given to fill it:
+    otherwise the run would leave an empty store behind and fail anyway."""
+    if segments:
+        return
+    if store_path is None or not str(store_path).strip():
+        raise InputError("no benchmark store was given — give the store's .sqlite path (--store)")
+    path = Path(store_path).expanduser()
+    if not path.exists():
+        raise InputError(f"the benchmark store {path} does not exist yet and no segments were given "
+                         f"to fill it — {LOAD_SEGMENTS}, or check the store path")
+
+
 def _segment_lines(store: BenchmarkStore) -> dict:
     lines = {}
     for s in store.segments():
         if s.get("geometry_wkt"):
             lines[s["segment_id"]] = wkt.loads(s["geometry_wkt"])
     if not lines:
-        raise InputError(f"{store.path.name} has no segment lines — load the segments GeoPackage of "
-                         "'Select named road segments' first")
+        raise InputError(f"the benchmark store {store.path} has no segments — {LOAD_SEGMENTS}")
     return lines
 
 
@@ -48,6 +65,22 @@ def fetch_store(store: BenchmarkStore, client, buffer_m: float = 30.0, step_m: f
     check_number(buffer_m, "the road buffer (m)")
     check_number(step_m, "the box spacing along the segment (m)", minimum=10, inclusive=True)
     lines = _segment_lines(store)
+    skipped = getattr(client, "skipped", None)
+    try:
+        totals = _fetch_segments(store, client, lines, buffer_m, step_m, progress)
+        unusable = skipped.total() if skipped is not None else 0
+    finally:  # the skipped API items are reported even when the fetch fails
+        for message in skipped.drain() if skipped is not None else ():
+            progress.warning(message)
+    if unusable and not totals["images"]:
+        raise RemoteServiceError(f"none of the {unusable} images the Mapillary API listed is usable (see the "
+                                 f"warnings) — check the API URL {getattr(client, 'base_url', '')}: its "
+                                 "answers do not look like the Mapillary Graph API's")
+    return totals
+
+
+def _fetch_segments(store: BenchmarkStore, client, lines: dict, buffer_m: float, step_m: float,
+                    progress: Progress) -> dict:
     folder = store.root / "mapillary" / "images"
     totals = {"segments": 0, "images": 0, "downloaded": 0, "from_cache": 0, "failed": 0}
     kinds: Counter = Counter()
@@ -117,7 +150,9 @@ def _stopped_message(stopped: str, empty: list[str], not_fetched: list[str]) -> 
 
 
 def read_audit_csv(path: str | Path) -> list[tuple[str, str | None, str | None]]:
-    """``image_id,decision[,segment_id]`` rows; decision accept / reject / empty (clears)."""
+    """``image_id,decision[,segment_id]`` rows; decision accept / reject / empty (clears). Two
+    rows that give one image different decisions (for the same segment, or one of them for every
+    segment) are an error naming the image and both rows: no row silently wins."""
     path = Path(path)
     if not path.is_file():
         raise InputError(f"audit CSV not found: {path} — give a CSV file with the columns "
@@ -130,7 +165,7 @@ def read_audit_csv(path: str | Path) -> list[tuple[str, str | None, str | None]]
                 raise InputError(f"audit CSV {path} needs columns image_id,decision[,segment_id]; its "
                                  f"header is {','.join(names) or 'empty'}")
             reader.fieldnames = names
-            out = []
+            out, seen = [], {}
             for n, row in enumerate(reader, start=2):
                 decision = (row.get("decision") or "").strip().lower() or None
                 if decision not in ("accept", "reject", None):
@@ -138,7 +173,10 @@ def read_audit_csv(path: str | Path) -> list[tuple[str, str | None, str | None]]
                                      "accept/reject/empty")
                 image_id = (row.get("image_id") or "").strip()
                 if image_id:
-                    out.append((image_id, decision, (row.get("segment_id") or "").strip() or None))
+                    segment_id = (row.get("segment_id") or "").strip() or None
+                    _check_audit_conflict(path, seen.setdefault(image_id, []), image_id, n, decision,
+                                          segment_id)
+                    out.append((image_id, decision, segment_id))
     except UnicodeDecodeError:
         raise InputError(f"audit CSV {path} is not UTF-8 text — save it as CSV UTF-8 with the "
                          "columns image_id,decision[,segment_id]") from None
@@ -147,22 +185,38 @@ def read_audit_csv(path: str | Path) -> list[tuple[str, str | None, str | None]]
     return out
 
 
+def _check_audit_conflict(path: Path, earlier: list, image_id: str, row: int, decision, segment_id) -> None:
+    for other_row, other_decision, other_segment in earlier:
+        overlap = segment_id is None or other_segment is None or segment_id == other_segment
+        if overlap and other_decision != decision:
+            where = f" for segment {segment_id or other_segment}" if (segment_id or other_segment) else ""
+            raise InputError(f"audit CSV {path} gives image {image_id} two decisions{where}: "
+                             f"{other_decision or 'empty'} in row {other_row} and {decision or 'empty'} "
+                             f"in row {row} — keep one row per image (and segment)")
+    earlier.append((row, decision, segment_id))
+
+
 def curate_store(store: BenchmarkStore, options=None, audit_csv: str | Path | None = None,
                  urban_scorer=None, ratio_model=None, progress: Progress | None = None):
     """Curate every fetched candidate; kept images become the segments' reference panels."""
     from .curate import CurationOptions, curate
 
     options = options or CurationOptions()
-    options.validate()  # before the audit CSV changes the store
+    options.validate()  # every check before the audit CSV changes the store
     progress = progress or NullProgress()
-    if audit_csv:
-        for image_id, decision, segment_id in read_audit_csv(audit_csv):
-            if store.set_candidate_audit(image_id, decision, segment_id) == 0:
-                progress.warning(f"audit CSV: image {image_id} is not a fetched candidate")
+    audit_rows = read_audit_csv(audit_csv) if audit_csv else []
     lines = _segment_lines(store)
+    fetched = [c for c in store.candidates() if c["status"] != "download_failed"]
+    if not fetched:
+        raise InputError(f"the benchmark store {store.path} has no fetched images — run "
+                         "fetch-mapillary ('Fetch Mapillary images' in QGIS) first")
+    check_thumbnails(store, fetched, progress)
+    unknown = [image_id for image_id, decision, segment_id in audit_rows
+               if store.set_candidate_audit(image_id, decision, segment_id) == 0]
+    if unknown:
+        progress.warning(f"audit CSV {audit_csv}: {len(unknown)} image(s) are not fetched candidates of "
+                         f"this store: {', '.join(unknown[:5])}{' …' if len(unknown) > 5 else ''}")
     candidates = [c for c in store.candidates() if c["status"] != "download_failed"]
-    if not candidates:
-        raise InputError(f"{store.path.name} has no fetched images — run 'Fetch Mapillary images' first")
     records = [dict(c["record"], image_id=c["image_id"], segment_id=c["segment_id"]) for c in candidates]
     paths = {c["image_id"]: Path(c["abs_path"]) for c in candidates if c["abs_path"]}
     audit = {c["image_id"]: c["audit"] for c in candidates if c["audit"]}
@@ -183,6 +237,24 @@ def curate_store(store: BenchmarkStore, options=None, audit_csv: str | Path | No
         check_cancel(progress, "writing reference panels")
         store.replace_segment_references(sid, kept.get(sid, []))
     return result
+
+
+def check_thumbnails(store: BenchmarkStore, fetched: list[dict], progress: Progress) -> None:
+    """The fetched images must still be in the image cache: when none is (the cache was deleted,
+    the store was moved without its ``mapillary`` folder) curation would reject every image as
+    unreadable, so it stops; when some are missing, one warning says how many."""
+    missing = [c for c in fetched if not c["abs_path"] or not Path(c["abs_path"]).is_file()]
+    if not missing:
+        return
+    folder = store.root / "mapillary" / "images"
+    again = "run fetch-mapillary ('Fetch Mapillary images' in QGIS) again: it downloads them again"
+    if len(missing) == len(fetched):
+        raise InputError(f"none of the {len(fetched)} fetched images of the benchmark store {store.path} "
+                         f"is in its image cache {folder} (e.g. {missing[0]['abs_path']}) — the cache was "
+                         f"deleted or the store was moved without its 'mapillary' folder; {again}")
+    progress.warning(f"{len(missing)} of {len(fetched)} fetched images are missing from the image cache "
+                     f"{folder} (e.g. {missing[0]['abs_path']}); they are rejected as unreadable — "
+                     f"{again}")
 
 
 def coverage_store(store: BenchmarkStore, radius_m: float = 30.0, progress: Progress | None = None
