@@ -66,6 +66,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--tile-step", type=float, default=200.0, help="box spacing along the segment, m")
     p.add_argument("--workers", type=int, default=16, help="parallel downloads (default %(default)s)")
     p.add_argument("--base-url", help="Graph API base URL (default https://graph.mapillary.com)")
+    p.add_argument("--timeout", type=float, default=30.0,
+                   help="seconds to wait for an answer before a request is retried (default %(default)s)")
     p.add_argument("-q", "--quiet", action="store_true")
     p.set_defaults(func=cmd_fetch_mapillary)
 
@@ -109,7 +111,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--shared-noise", action="store_true", help="the same seed across conditions (causal deltas)")
     p.add_argument("--conditions", nargs="+", default=list(CONDITIONS), choices=list(CONDITIONS))
     p.add_argument("--templates", help="JSON object with L0, L1, L2 and/or suffix templates")
-    p.add_argument("--device", help="cpu, cuda, … (default: CUDA when present)")
+    p.add_argument("--device", help="cpu, cuda, cuda:N or mps, checked before the generator loads (default: CUDA "
+                                    "when present)")
     p.add_argument("--out", help="generations folder (default: <store folder>/generations)")
     p.add_argument("-q", "--quiet", action="store_true")
     p.set_defaults(func=cmd_generate)
@@ -118,6 +121,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--store", required=True)
     p.add_argument("--folder", required=True, help="{condition}/{segment_id}/{sample}.jpg (or {model}/… )")
     p.add_argument("--model", help="model name (default: the folder's first level)")
+    p.add_argument("--replace", action="store_true",
+                   help="panels the store already holds with other images of this model are replaced whole "
+                        "(their earlier images deleted first); without it such an import is refused, so that "
+                        "no panel mixes two runs")
     p.set_defaults(func=cmd_import_generated)
 
     p = sub.add_parser("build-galleries", help="3 · hard-negative retrieval galleries (method §3)")
@@ -162,10 +169,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--bootstrap", type=argparse_number("count"), default=d.n_bootstrap, help="bootstrap resamples (default %(default)s)")
     p.add_argument("--seed", type=argparse_number("seed"), default=d.seed, help="random seed, ≥ 0 (default %(default)s)")
     p.add_argument("--batch-size", type=argparse_number("count"), default=16)
-    p.add_argument("--device", help="cpu, cuda, … (default: CUDA when present)")
+    p.add_argument("--device", help="cpu, cuda, cuda:N or mps (default: CUDA when present)")
     p.add_argument("--exact-decode", action="store_true",
                    help="decode JPEGs at full size (default: reduced DCT scale ≥ the resize target; faster, "
                         "embedding cosine ≥ 0.9997 to the exact path)")
+    p.add_argument("--lock-timeout", type=argparse_number("non-negative"), default=60.0, metavar="SECONDS",
+                   help="how long to wait for a store or feature cache that another run is using "
+                        "(default %(default)g)")
     p.add_argument("-q", "--quiet", action="store_true")
     p.set_defaults(func=cmd_evaluate)
 

@@ -48,7 +48,8 @@ def cmd_select_segments(args) -> int:
     from .core.selection.cities import read_city_table
     from .core.selection.pipeline import check_selection_outputs, select_segments
 
-    check_selection_outputs(args.out)  # before any reading or download
+    inputs = {"the city table (--cities)": args.cities, "the OSM file (--osm)": args.osm}
+    check_selection_outputs(args.out, inputs)  # before any reading or download
     progress = TqdmProgress("select segments", args.quiet)
     try:
         cities = read_city_table(args.cities, warn=progress.warning)
@@ -60,7 +61,7 @@ def cmd_select_segments(args) -> int:
         else:
             source = args.osm
         result = select_segments(cities, source, _selection_options(args), output_gpkg=args.out,
-                                 progress=progress)
+                                 progress=progress, inputs=inputs)
     finally:
         progress.close()
     print(f"{len(result.segments)} segments → {result.gpkg_path}")
@@ -75,7 +76,7 @@ def cmd_fetch_mapillary(args) -> int:
     from .core.output_paths import check_output_file
     from .core.reference_panels.inputs import check_number, read_segments_checked
     from .core.reference_panels.mapillary import DEFAULT_BASE_URL, MapillaryClient, token_from_env
-    from .core.reference_panels.workflow import fetch_store
+    from .core.reference_panels.workflow import check_store_has_a_source, fetch_store
 
     # every input and the output first: before the store is opened or a request is sent
     check_number(args.buffer, "--buffer (the road buffer, m)", example="--buffer 30")
@@ -83,9 +84,14 @@ def cmd_fetch_mapillary(args) -> int:
                  example="--tile-step 200")
     check_number(args.workers, "--workers (parallel downloads)", minimum=1, inclusive=True, maximum=64,
                  integer=True, example="--workers 16")
-    out = check_output_file(args.out, "image points GeoPackage") if args.out else None
+    check_number(args.timeout, "--timeout (seconds to wait for an answer)", example="--timeout 30")
+    inputs = {"the benchmark store (--store)": args.store, "the segments GeoPackage (--segments)": args.segments}
+    out = check_output_file(args.out, "image points GeoPackage", inputs=inputs) if args.out else None
+    token = token_from_env()
+    check_store_has_a_source(args.store, args.segments)
     segments = read_segments_checked(args.segments) if args.segments else None
-    client = MapillaryClient(token_from_env(), base_url=args.base_url or DEFAULT_BASE_URL, max_workers=args.workers)
+    client = MapillaryClient(token, base_url=args.base_url or DEFAULT_BASE_URL, max_workers=args.workers,
+                             timeout_s=args.timeout)
     progress = TqdmProgress("fetch Mapillary", args.quiet)
     try:
         with client, BenchmarkStore(args.store) as store:
@@ -111,7 +117,8 @@ def cmd_curate(args) -> int:
 
     check_number(args.cap, "--cap (images per segment at most)", minimum=1, inclusive=True, integer=True,
                  example="--cap 65")
-    out = check_output_file(args.out, "curated image points GeoPackage") if args.out else None
+    inputs = {"the benchmark store (--store)": args.store, "the audit CSV (--audit-csv)": args.audit_csv}
+    out = check_output_file(args.out, "curated image points GeoPackage", inputs=inputs) if args.out else None
     if args.audit_csv:
         read_audit_csv(args.audit_csv)  # a bad audit CSV fails before the store is touched
     options = CurationOptions(siglip_model=args.siglip_model or None, vistas_model=args.vistas_model or None,
@@ -138,7 +145,7 @@ def cmd_coverage(args) -> int:
     from .core.reference_panels.workflow import coverage_store
 
     check_number(args.radius, "--radius (covered within, m)", example="--radius 30")
-    check_output_file(args.out, "coverage GeoPackage")
+    check_output_file(args.out, "coverage GeoPackage", inputs={"the benchmark store (--store)": args.store})
     with BenchmarkStore(args.store, create=False) as store:
         coverage = coverage_store(store, args.radius)
         write_coverage_gpkg(args.out, coverage, store.segments())
@@ -172,7 +179,7 @@ def cmd_generate(args) -> int:
 def cmd_import_generated(args) -> int:
     from .core.generation.workflow import import_folder_into
 
-    result = import_folder_into(args.store, args.folder, args.model)
+    result = import_folder_into(args.store, args.folder, args.model, replace=args.replace)
     print(f"{result.images} images imported for {', '.join(result.models)}")
     return 0
 
@@ -217,7 +224,8 @@ def cmd_evaluate(args) -> int:
         run = run_evaluation(args.store, args.out, feature_model=args.feature_model, options=options,
                              semantic_model=args.semantic_model, layer_model=args.model,
                              layer_condition=args.condition, batch_size=args.batch_size, device=args.device,
-                             fast_jpeg_decode=not args.exact_decode, progress=progress)
+                             fast_jpeg_decode=not args.exact_decode, progress=progress,
+                             lock_timeout_s=args.lock_timeout)
     finally:
         progress.close()
     r = run.result
@@ -231,7 +239,9 @@ def cmd_evaluate(args) -> int:
 def cmd_report(args) -> int:
     from .core.report.html import write_report
 
-    print(f"report: {write_report(args.evaluation, args.out, args.title)}")
+    path = write_report(args.evaluation, args.out, args.title,
+                        warn=lambda message: print(f"warning: {message}", file=sys.stderr))
+    print(f"report: {path}")
     return 0
 
 

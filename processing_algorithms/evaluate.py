@@ -18,7 +18,7 @@ class EvaluateAlgorithm(QgsProcessingAlgorithm):
     STORE, FEATURE_MODEL, SEMANTIC_MODEL = "STORE", "FEATURE_MODEL", "SEMANTIC_MODEL"
     MODEL, CONDITION, MODE, UNBIASED, L2 = "MODEL", "CONDITION", "RETRIEVAL_MODE", "MMD_UNBIASED", "L2_NORMALISE"
     HOLDOUT, BOOTSTRAP, SEED, BATCH, OUTPUT = "HOLDOUT_SIZE", "BOOTSTRAP", "SEED", "BATCH_SIZE", "OUTPUT_FOLDER"
-    EXACT, ANCHORS_ONLY = "EXACT_DECODE", "ANCHORS_ONLY"
+    EXACT, ANCHORS_ONLY, DEVICE = "EXACT_DECODE", "ANCHORS_ONLY", "DEVICE"
 
     def name(self):
         return "evaluate"
@@ -74,6 +74,8 @@ class EvaluateAlgorithm(QgsProcessingAlgorithm):
                                                                 defaultValue=d.n_bootstrap, minValue=1)))
         self.addParameter(QgsProcessingParameterNumber(self.SEED, "Random seed", defaultValue=d.seed))
         self.addParameter(advanced(QgsProcessingParameterNumber(self.BATCH, "Batch size", defaultValue=16, minValue=1)))
+        self.addParameter(advanced(QgsProcessingParameterString(
+            self.DEVICE, "Device: cpu, cuda, cuda:N or mps (empty: the GPU when there is one)", optional=True)))
         self.addParameter(advanced(QgsProcessingParameterBoolean(
             self.EXACT, "Decode JPEGs at full size (slower; default decodes at a reduced scale ≥ the resize target)",
             defaultValue=False)))
@@ -105,6 +107,7 @@ class EvaluateAlgorithm(QgsProcessingAlgorithm):
                        layer_model=self.parameterAsString(parameters, self.MODEL, context) or None,
                        layer_condition=self.parameterAsString(parameters, self.CONDITION, context) or None,
                        batch_size=self.parameterAsInt(parameters, self.BATCH, context),
+                       device=self.parameterAsString(parameters, self.DEVICE, context) or None,
                        fast_jpeg_decode=not self.parameterAsBool(parameters, self.EXACT, context),
                        progress=FeedbackProgress(feedback))
         layer_uri = f"{run.paths['gpkg']}|layername=segment_scores"

@@ -14,16 +14,30 @@ import numpy as np
 
 from .. import manifest as manifest_mod
 from ..errors import InputError
+from ..option_checks import check_number
 from ..progress import NullProgress, Progress, SubProgress, check_cancel
 from .galleries import MAIN_KINDS
 from .metrics import (GAMMA_SAMPLE_SIZE, ReferenceSet, gads_batch, median_heuristic_gamma,
                       reference_histograms, score_panels)
-from .preflight import anchors_only_note, holdout_note, skipped_note, unbiased_note
+from .preflight import anchors_only_note, failed_images_note, holdout_note, skipped_note, unbiased_note
 from .panels import ANCHOR_PREFIX, PanelRow, anchor_rows, build_reference_layout, gallery_positions
 from .retrieval import GALLERY_COLUMNS, gallery_table, retrieval_batch
 from .store import BenchmarkStore
 
 log = logging.getLogger("geofidelity")
+
+
+#: option → (how the user knows it, the rule of core/option_checks.py, an example value)
+OPTION_RULES = {
+    "seed": ("random seed (--seed; in QGIS \"Random seed\")", "seed", "0"),
+    "holdout_size": ("held-out anchor size (--holdout-size; in QGIS \"Held-out anchor size\")",
+                     "non-negative-count", "4, or 0 to skip the held-out anchor"),
+    "n_bootstrap": ("number of bootstrap resamples (--bootstrap; in QGIS \"Bootstrap resamples\")", "count",
+                    "5000"),
+    "anchor_size": ("random anchor size", "count", "4"),
+    "gamma_sample_size": ("sample size of the kernel bandwidth (γ) estimate", "count", str(GAMMA_SAMPLE_SIZE)),
+    "min_reference_images": ("minimum number of reference images per panel", "count", "1"),
+}
 
 
 @dataclass
@@ -45,10 +59,15 @@ class EvaluationOptions:
     tables: bool = True
 
     def validate(self) -> None:
+        """Refuse a value no run can use, naming the option as the command line and QGIS call it."""
         if self.retrieval_mode not in ("panel", "image"):
-            raise InputError(f"retrieval mode must be 'panel' or 'image', not {self.retrieval_mode!r}")
-        if self.holdout_size < 0 or self.anchor_size < 1 or self.n_bootstrap < 1:
-            raise InputError("hold-out size must be ≥ 0, anchor size and bootstrap resamples ≥ 1")
+            raise InputError(f"the retrieval mode (--retrieval-mode; in QGIS \"Retrieval similarity\") must be "
+                             f"'panel' or 'image', not {self.retrieval_mode!r}")
+        for name, (label, rule, example) in OPTION_RULES.items():
+            check_number(label, getattr(self, name), rule, example)
+        if not (isinstance(self.confidence, (int, float)) and 0 < self.confidence < 1):
+            raise InputError(f"the confidence level of the bootstrap intervals must lie between 0 and 1, got "
+                             f"{self.confidence} — e.g. 0.95")
         if self.anchors_only and not self.anchors:
             raise InputError("scoring the real anchors only needs the anchors: do not turn them off")
 
@@ -106,8 +125,6 @@ def evaluate_store(store: BenchmarkStore, embedder, options: EvaluationOptions |
         raise InputError("no reference or generated images in the store — nothing to evaluate")
     progress.info(f"embedding {len(paths)} images")
     embed, failed, feature_stats = _embed(paths, embedder, options, SubProgress(progress, 0, 70))
-    for path, reason in sorted(failed.items()):
-        progress.warning(f"image skipped: {path}: {reason}")
     ratios, ratio_failed = ({}, {})
     if ratio_model is not None:
         progress.info("semantic ratios for GADS")
@@ -116,8 +133,10 @@ def evaluate_store(store: BenchmarkStore, embedder, options: EvaluationOptions |
     layout = build_reference_layout({sid: [r["abs_path"] for r in imgs] for sid, imgs in ref_panels.items()},
                                     embed, options.holdout_size, options.seed, options.min_reference_images)
     if not layout.segment_ids:
-        raise InputError("no segment has a usable reference panel (every image failed or panels are empty)")
-    notes = [n for n in (anchors_only_note(options), holdout_note(layout, options)) if n]
+        why = failed_images_note(failed)
+        raise InputError("no segment has a usable reference panel (every image failed or panels are empty)"
+                         + (f": {why}" if why else ""))
+    notes = [n for n in (failed_images_note(failed), anchors_only_note(options), holdout_note(layout, options)) if n]
     rows = _panel_rows(generated, layout, galleries, embed, skipped)
     if options.anchors:
         rows += anchor_rows(layout, segments, galleries, options.anchor_size, options.seed)

@@ -32,6 +32,8 @@ import numpy as np
 
 from ..errors import InputError
 from ..paths import cache_dir
+from .sqlite_locks import is_busy as _is_busy
+from .sqlite_locks import wait_patiently
 
 log = logging.getLogger("geofidelity")
 
@@ -86,6 +88,7 @@ class FeatureCache:
         self.stats = CacheStats()
         self.warn = warn or (lambda message: log.warning("%s", message))
         self._lock = threading.RLock()
+        self._told_waiting = False
         self._conn: sqlite3.Connection | None = None
         self._pid: int | None = None
         self._connection()  # fail early on an unwritable path; rebuild a damaged file
@@ -103,36 +106,57 @@ class FeatureCache:
         try:
             conn = self._open()
         except sqlite3.DatabaseError as exc:
+            if _is_busy(exc):
+                raise self._in_use() from None
             if not _is_damage(exc) or not self._rebuild(exc):
                 raise InputError(f"feature cache {self.path} cannot be used ({exc}); delete the file "
                                  "or choose another cache path") from None
             try:
                 conn = self._open()
             except sqlite3.DatabaseError as again:
+                if _is_busy(again):
+                    raise self._in_use() from None
                 raise InputError(f"feature cache {self.path} cannot be used ({again}); delete the file "
                                  "or choose another cache path") from None
         self._conn = conn
         return conn
 
+    def _in_use(self) -> InputError:
+        return InputError(f"the feature cache {self.path} is in use by another run (still locked after "
+                          f"{self.busy_timeout_s:g} s) — wait for it to finish, then run again; or give this "
+                          "run a cache folder of its own (GEOFIDELITY_CACHE_DIR)")
+
+    def _waiting(self, timeout_s: float) -> None:
+        if self._told_waiting:
+            return
+        self._told_waiting = True  # once a run: a busy cache is not news on every batch
+        self.warn(f"the feature cache {self.path} is in use by another run — waiting up to {timeout_s:g} s "
+                  "for it to finish…")
+
     def _open(self) -> sqlite3.Connection:
         conn = sqlite3.connect(self.path, timeout=self.busy_timeout_s, isolation_level=None,
                                check_same_thread=False)
         try:
-            conn.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout_s * 1000)}")
-            check = conn.execute("PRAGMA quick_check").fetchall()
-            if [row[0] for row in check] != ["ok"]:
-                raise sqlite3.DatabaseError("integrity check failed: " + " ".join(str(check[0][0]).split())[:120])
-            tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-            if tables - {"meta", "embeddings"}:
-                raise InputError(f"{self.path} is not a feature cache (it holds the tables "
-                                 f"{', '.join(sorted(tables))}) — choose another cache path")
-            self._retry_locked(lambda: conn.execute("PRAGMA journal_mode = WAL").fetchone())
-            conn.execute("PRAGMA synchronous = NORMAL")  # WAL + NORMAL: no corruption on crash
-            self._retry_locked(lambda: self._create_schema(conn))
+            wait_patiently(conn, lambda: self._prepare(conn), self.busy_timeout_s, self._waiting)
         except BaseException:
             conn.close()
             raise
         return conn
+
+    def _prepare(self, conn: sqlite3.Connection) -> None:
+        """Check the open file and create the tables where they are missing."""
+        check = conn.execute("PRAGMA quick_check").fetchall()
+        if [row[0] for row in check] != ["ok"]:
+            raise sqlite3.DatabaseError("integrity check failed: " + " ".join(str(check[0][0]).split())[:120])
+        tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if tables - {"meta", "embeddings"}:
+            raise InputError(f"{self.path} is not a feature cache (it holds the tables "
+                             f"{', '.join(sorted(tables))}) — choose another cache path")
+        if conn.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
+            conn.execute("PRAGMA journal_mode = WAL").fetchone()
+        conn.execute("PRAGMA synchronous = NORMAL")  # WAL + NORMAL: no corruption on crash
+        if tables != {"meta", "embeddings"} or self._schema_version(conn) != str(SCHEMA_VERSION):
+            self._create_schema(conn)
 
     def _rebuild(self, exc: Exception) -> bool:
         """Delete a damaged cache file (and its journals) so that it is built again; the cache
@@ -153,6 +177,11 @@ class FeatureCache:
                   "rebuilt as images are embedded, so their embeddings are computed again")
         return True
 
+    @staticmethod
+    def _schema_version(conn: sqlite3.Connection) -> str | None:
+        row = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+        return None if row is None else str(row[0])
+
     def _create_schema(self, conn: sqlite3.Connection) -> None:
         conn.execute("BEGIN IMMEDIATE")
         try:
@@ -168,17 +197,6 @@ class FeatureCache:
         except BaseException:
             conn.execute("ROLLBACK")
             raise
-
-    def _retry_locked(self, action):
-        """Run ``action``, retrying "database is locked" (e.g. WAL switch racing another opener)."""
-        deadline = time.monotonic() + self.busy_timeout_s
-        while True:
-            try:
-                return action()
-            except sqlite3.OperationalError as exc:
-                if "locked" not in str(exc) and "busy" not in str(exc) or time.monotonic() > deadline:
-                    raise
-                time.sleep(0.05)
 
     def close(self) -> None:
         with self._lock:
@@ -226,6 +244,8 @@ class FeatureCache:
                                 continue
                             found[key] = np.frombuffer(blob, dtype="<f4").astype(np.float32)
             except sqlite3.DatabaseError as exc:
+                if _is_busy(exc):
+                    raise self._in_use() from None
                 if not _is_damage(exc) or not self._rebuild(exc):
                     raise
                 found, corrupt = {}, []
@@ -289,7 +309,7 @@ class FeatureCache:
                 self._write_many("INSERT OR REPLACE INTO embeddings VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
             except sqlite3.DatabaseError as exc:  # a full disk, a damaged file: the run goes on
                 if _is_busy(exc):
-                    raise
+                    raise self._in_use() from None
                 self.warn(f"feature cache {self.path} could not be written ({' '.join(str(exc).split())[:120]}): "
                           f"{len(rows)} embedding(s) not cached, they are computed again next time")
                 return 0
@@ -299,7 +319,7 @@ class FeatureCache:
     def _write_many(self, sql: str, rows: list[tuple]) -> None:
         """``executemany`` in one immediate transaction, rolled back on any failure (hold the lock)."""
         conn = self._connection()
-        self._retry_locked(lambda: conn.execute("BEGIN IMMEDIATE"))
+        wait_patiently(conn, lambda: conn.execute("BEGIN IMMEDIATE"), self.busy_timeout_s, self._waiting)
         try:
             conn.executemany(sql, rows)
             conn.execute("COMMIT")
@@ -312,7 +332,7 @@ class FeatureCache:
         """Delete every row (or those of one model); returns how many went."""
         with self._lock:
             conn = self._connection()
-            self._retry_locked(lambda: conn.execute("BEGIN IMMEDIATE"))
+            wait_patiently(conn, lambda: conn.execute("BEGIN IMMEDIATE"), self.busy_timeout_s, self._waiting)
             try:
                 if model_id is None:
                     count = conn.execute("DELETE FROM embeddings").rowcount

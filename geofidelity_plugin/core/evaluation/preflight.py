@@ -5,6 +5,9 @@ Each failure names the store and the command that adds what is missing.
 """
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 from ..errors import InputError
 from .store import BenchmarkStore
 
@@ -38,6 +41,40 @@ def check_store_ready(store: BenchmarkStore, options, layer_model: str | None = 
     check_holdout(options, sizes)
     if not options.anchors_only:
         check_layer_choice(store, layer_model, layer_condition)
+    check_image_files(store, options)
+
+
+def _all_missing(store: BenchmarkStore, rows: list[dict], what: str) -> None:
+    """Refuse when every one of ``rows``' image files is missing: the store was moved alone."""
+    if not rows or any(os.path.exists(r["abs_path"]) for r in rows):
+        return
+    folders = sorted({Path(r["image_path"]).parts[0] + "/" for r in rows if not Path(r["image_path"]).is_absolute()})
+    where = (f"{', '.join(folders[:3])} beside the store" if folders else "the folders they were recorded in")
+    raise InputError(f"all {len(rows)} {what} images of the store {store.path} are missing — the store was moved "
+                     f"without its image folders ({where}; e.g. {rows[0]['abs_path']} does not exist) — copy "
+                     "them next to the store, or run evaluate on the store where it was")
+
+
+def check_image_files(store: BenchmarkStore, options) -> None:
+    """Before any model is loaded: a store whose reference (or generated) images are all missing
+    cannot be scored. When only some are missing the run goes on; :func:`failed_images_note`
+    counts them in one line and failed_images.csv lists them."""
+    _all_missing(store, [r for images in store.reference_panels().values() for r in images], "reference")
+    if not options.anchors_only:
+        _all_missing(store, [g for images in store.generated_panels().values() for g in images], "generated")
+
+
+def failed_images_note(failed: dict[str, str]) -> str | None:
+    """One line for every image that could not be used: how many files are missing, how many
+    could not be read (each one is listed, with its reason, in failed_images.csv)."""
+    if not failed:
+        return None
+    missing = sum(reason == "file not found" for reason in failed.values())
+    kinds = [f"{missing} missing" if missing else "", f"{len(failed) - missing} unreadable"
+             if len(failed) > missing else ""]
+    example = next(iter(sorted(failed.items())))
+    return (f"{_count(len(failed), 'image')} skipped ({', '.join(k for k in kinds if k)}; e.g. {example[0]}: "
+            f"{example[1]}) — each one is listed in failed_images.csv")
 
 
 def check_holdout(options, sizes: list[int]) -> None:

@@ -5,11 +5,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..devices import check_device
 from ..errors import InputError
+from ..option_checks import check_number
 from ..progress import NullProgress, Progress
 from .evaluate import EvaluationOptions, evaluate_store, evaluation_manifest
+from .model_refs import check_semantic_model
 from .outputs import check_evaluation_folder, write_outputs
 from .preflight import check_store_ready
+from .sqlite_locks import DEFAULT_LOCK_TIMEOUT_S
 from .store import BenchmarkStore
 
 DEFAULT_FEATURE_MODEL = "facebook/dinov2-base"
@@ -45,26 +49,33 @@ def run_evaluation(store_path: str | Path, out_dir: str | Path, feature_model: s
                    layer_model: str | None = None, layer_condition: str | None = None,
                    batch_size: int = 16, device: str | None = None, cache_path: str | Path | None = None,
                    stand_in_note: str | None = None, fast_jpeg_decode: bool = True,
-                   progress: Progress | None = None) -> EvaluationRun:
+                   progress: Progress | None = None,
+                   lock_timeout_s: float = DEFAULT_LOCK_TIMEOUT_S) -> EvaluationRun:
     """``fast_jpeg_decode``: decode large JPEGs at a reduced DCT scale that still covers the
     processor's resize target (embedding cosine vs a full decode ≥ 0.9997); off = exact.
+    ``lock_timeout_s``: how long to wait for a store or feature cache that another run is using.
 
-    Everything that can be checked without a model is checked first — the store (a real,
-    intact benchmark store with reference panels, generated panels and galleries), the options
-    and the output folder — so a bad input fails in the first second, not after a model load.
+    Everything that can be checked without a model is checked first — the options, the device,
+    the model references, the store (a real, intact benchmark store with reference panels,
+    generated panels, galleries and their image files) and the output folder — so a bad input
+    fails in the first seconds, not after a model load.
     """
     from .feature_cache import FeatureCache
-    from .features import FeatureExtractor
+    from .features import FeatureExtractor, check_feature_model
 
     options = options or EvaluationOptions()
     options.validate()
-    if batch_size < 1:
-        raise InputError(f"batch size must be at least 1, not {batch_size}")
+    check_number("batch size (--batch-size; in QGIS \"Batch size\")", batch_size, "count", "16")
+    check_number("lock timeout (--lock-timeout)", lock_timeout_s, "non-negative", "60")
     progress = progress or NullProgress()
-    with BenchmarkStore(store_path, create=False) as store:
+    device = check_device(device)
+    check_feature_model(feature_model)
+    if semantic_model:
+        check_semantic_model(semantic_model)
+    with BenchmarkStore(store_path, create=False, lock_timeout_s=lock_timeout_s, warn=progress.warning) as store:
         check_store_ready(store, options, layer_model, layer_condition)
         out_dir = check_evaluation_folder(out_dir)
-        cache = FeatureCache(cache_path, warn=progress.warning)
+        cache = FeatureCache(cache_path, busy_timeout_s=lock_timeout_s, warn=progress.warning)
         try:
             extractor = FeatureExtractor(feature_model, device=device, batch_size=batch_size, cache=cache,
                                          l2_normalise=False, fast_jpeg_decode=fast_jpeg_decode)

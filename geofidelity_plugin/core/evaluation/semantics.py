@@ -32,6 +32,7 @@ from ..progress import Progress, check_cancel
 from ..resources import resource
 from .feature_cache import CacheKey
 from .images import LOADER_VERSION, ImageError, content_hash, load_rgb
+from .model_refs import check_semantic_model
 
 log = logging.getLogger("geofidelity")
 
@@ -256,6 +257,7 @@ class SemanticRatioModel:
                  label_map_max_side: Optional[int] = DEFAULT_LABEL_MAP_MAX_SIDE, cache=None):
         if batch_size < 1:
             raise InputError(f"batch_size must be at least 1, not {batch_size}")
+        check_semantic_model(model)
         self.model_id = str(model)
         self.batch_size = int(batch_size)
         self.label_map_max_side = label_map_max_side

@@ -9,6 +9,7 @@ can be moved or shared as a whole.
 from __future__ import annotations
 
 import json
+import logging
 import re
 import sqlite3
 from contextlib import contextmanager
@@ -17,7 +18,11 @@ from pathlib import Path
 from typing import Iterable, Iterator
 
 from ..errors import InputError
-from .store_check import check_store_db, check_store_file, reading, translate
+from .sqlite_locks import DEFAULT_LOCK_TIMEOUT_S, is_busy, wait_patiently
+from .store_check import (add_columns_statements, check_store_db, check_store_file, check_store_path,
+                          missing_columns, read_only_upgrade, reading, schema_columns, translate)
+
+log = logging.getLogger("geofidelity")
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -47,6 +52,15 @@ CREATE TABLE IF NOT EXISTS generated_images (
 
 #: every table and index of the schema; a store lacking one is brought up to date when opened
 SCHEMA_OBJECTS = tuple(re.findall(r"CREATE (?:TABLE|INDEX) IF NOT EXISTS (\w+)", SCHEMA))
+#: table → [(column, definition)]; a store lacking a column gains it when opened
+SCHEMA_COLUMNS = schema_columns(SCHEMA)
+
+
+def _insert(table: str, verb: str = "INSERT") -> str:
+    """``INSERT INTO table (every column) VALUES (?, …)``: columns by name, so that a column added
+    to an older store (at the end of its table) gets its own value."""
+    names = [name for name, _ in SCHEMA_COLUMNS[table]]
+    return f"{verb} INTO {table} ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})"
 
 SEGMENT_COLUMNS = ("segment_id", "city", "country", "country_code", "street_name", "neighbourhood",
                    "road_class", "driving_side", "centroid_lon", "centroid_lat", "geometry_wkt")
@@ -69,36 +83,78 @@ class GeneratedImage:
 class BenchmarkStore:
     """Open (or create) ``path``; ``root`` for relative image paths is its folder."""
 
-    def __init__(self, path: str | Path, create: bool = True):
+    def __init__(self, path: str | Path, create: bool = True, lock_timeout_s: float = DEFAULT_LOCK_TIMEOUT_S,
+                 warn=None):
         """Open the store at ``path`` (``create``: a new one where there is none).
 
         The file is checked first (:mod:`.store_check`): a folder, a file that is not an SQLite
         database, a damaged database or one without the store's tables is refused with a message
-        naming the file — never initialised — before any long work starts.
+        naming the file — never initialised — before any long work starts. A store written by an
+        older version gains the tables and columns added since. While another run holds the file
+        locked, ``warn`` (default: the log) says at once that this run waits, for up to
+        ``lock_timeout_s`` seconds.
         """
-        self.path = Path(path)
+        self.path = check_store_path(path)
+        self.lock_timeout_s = float(lock_timeout_s)
+        self.warn = warn or (lambda message: log.warning("%s", message))
         new = check_store_file(self.path, create)
         if new:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         self.root = self.path.parent.resolve()
         try:
-            self.db = sqlite3.connect(str(self.path), timeout=60, isolation_level=None)
+            self.db = sqlite3.connect(str(self.path), timeout=self.lock_timeout_s, isolation_level=None)
         except sqlite3.DatabaseError as exc:
             raise translate(exc, self.path) from None
         self.db.row_factory = sqlite3.Row
         try:
-            self.db.execute("PRAGMA busy_timeout=60000")
-            if new or not check_store_db(self.db, self.path, SCHEMA_OBJECTS):
-                # one transaction: a new store has all its tables or none; an older store gains
-                # the tables added since (IF NOT EXISTS)
-                self.db.executescript("BEGIN IMMEDIATE;" + SCHEMA + "COMMIT;")
-            self.db.execute("PRAGMA journal_mode=WAL")
+            wait_patiently(self.db, lambda: self._bring_up_to_date(new), self.lock_timeout_s, self._waiting)
         except sqlite3.DatabaseError as exc:
             self.db.close()
+            if is_busy(exc):
+                raise InputError(f"the benchmark store {self.path} is still locked by another run after "
+                                 f"{self.lock_timeout_s:g} s — wait for that run to finish (or close the program "
+                                 "that holds the file) and try again") from None
             raise translate(exc, self.path) from None
         except BaseException:
             self.db.close()
             raise
+
+    def _waiting(self, timeout_s: float) -> None:
+        self.warn(f"the benchmark store {self.path} is locked by another run — waiting up to {timeout_s:g} s "
+                  "for it to finish…")
+
+    def _bring_up_to_date(self, new: bool) -> None:
+        """Check the open file and add what this version's schema has and the file lacks, in one
+        transaction: a new store has all its tables or none."""
+        complete = not new and check_store_db(self.db, self.path, SCHEMA_OBJECTS)
+        missing = [] if new else missing_columns(self.db, self.path, SCHEMA_COLUMNS)
+        if not complete or missing:
+            lacking = [] if new else [t for t in SCHEMA_COLUMNS if not self.db.execute(
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (t,)).fetchone()]
+            try:
+                self.db.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError as exc:
+                if "readonly" in str(exc) or "read-only" in str(exc):
+                    raise read_only_upgrade(self.path, lacking, missing, str(exc)) from None
+                raise
+            try:
+                for statement in [*SCHEMA.split(";"), *add_columns_statements(missing)]:
+                    if statement.strip():
+                        self.db.execute(statement)
+                self.db.execute("COMMIT")
+            except BaseException as exc:
+                self.db.execute("ROLLBACK")
+                if isinstance(exc, sqlite3.OperationalError) and "readonly" in str(exc):
+                    raise read_only_upgrade(self.path, lacking, missing, str(exc)) from None
+                raise
+            if missing:
+                self.warn(f"the benchmark store {self.path} was brought up to date: added "
+                          + ", ".join(f"{table}.{name}" for table, name, _ in missing))
+        try:
+            self.db.execute("PRAGMA journal_mode=WAL")
+        except sqlite3.OperationalError as exc:  # a read-only store keeps its journal mode
+            if "readonly" not in str(exc):
+                raise
 
     def close(self) -> None:
         self.db.close()
@@ -138,7 +194,7 @@ class BenchmarkStore:
     # -- meta --------------------------------------------------------------------------------
     def set_meta(self, key: str, value) -> None:
         with self.transaction():
-            self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, json.dumps(value)))
+            self.db.execute(_insert("meta", "INSERT OR REPLACE"), (key, json.dumps(value)))
 
     @reading
     def meta(self, key: str, default=None):
@@ -153,7 +209,7 @@ class BenchmarkStore:
             wkt = s.get("geometry_wkt") or (s["geometry"].wkt if s.get("geometry") is not None else None)
             rows.append(tuple(s.get(c) for c in SEGMENT_COLUMNS[:-1]) + (wkt, json.dumps(extra, default=str)))
         with self.transaction():
-            self.db.executemany(f"INSERT OR REPLACE INTO segments VALUES ({','.join('?' * 12)})", rows)
+            self.db.executemany(_insert("segments", "INSERT OR REPLACE"), rows)
         return len(rows)
 
     @reading
@@ -173,7 +229,7 @@ class BenchmarkStore:
                 for r in rows]
         with self.transaction():
             self.db.executemany(
-                "INSERT INTO reference_images VALUES (?,?,?,?,?,?,?,?,?) ON CONFLICT(reference_id) DO UPDATE "
+                _insert("reference_images") + " ON CONFLICT(reference_id) DO UPDATE "
                 "SET segment_id=excluded.segment_id, image_id=excluded.image_id, image_path=excluded.image_path, "
                 "lon=excluded.lon, lat=excluded.lat, captured_at_ms=excluded.captured_at_ms, "
                 "audit=COALESCE(reference_images.audit, excluded.audit)", data)
@@ -214,7 +270,7 @@ class BenchmarkStore:
                  json.dumps(r.get("measures") or {}, default=str)) for r in rows]
         with self.transaction():
             self.db.executemany(
-                "INSERT INTO candidates VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT(segment_id, image_id) DO UPDATE "
+                _insert("candidates") + " ON CONFLICT(segment_id, image_id) DO UPDATE "
                 "SET lon=excluded.lon, lat=excluded.lat, captured_at_ms=excluded.captured_at_ms, "
                 "compass_angle=excluded.compass_angle, sequence=excluded.sequence, "
                 "image_path=COALESCE(excluded.image_path, candidates.image_path), status=excluded.status, "
@@ -262,7 +318,7 @@ class BenchmarkStore:
         with self.transaction():
             if replace:
                 self.db.execute("DELETE FROM galleries")
-            self.db.executemany("INSERT OR REPLACE INTO galleries VALUES (?, ?, ?)", rows)
+            self.db.executemany(_insert("galleries", "INSERT OR REPLACE"), rows)
         return len(rows)
 
     @reading
@@ -277,7 +333,7 @@ class BenchmarkStore:
         data = [(g.model, g.condition, g.segment_id, int(g.sample_index), self.relative(g.image_path),
                  g.seed, g.prompt, g.prompt_meta, g.origin, g.clip_score) for g in images]
         with self.transaction():
-            self.db.executemany("INSERT OR REPLACE INTO generated_images VALUES (?,?,?,?,?,?,?,?,?,?)", data)
+            self.db.executemany(_insert("generated_images", "INSERT OR REPLACE"), data)
         return len(data)
 
     @reading

@@ -23,8 +23,15 @@ def load_segments_gpkg(store: BenchmarkStore, gpkg: str | Path | list[dict]) -> 
 
 def build_store_galleries(store_path: str | Path, segments_gpkg: str | Path | None = None, seed: int = 0,
                           keep_existing: bool = True, progress: Progress | None = None) -> int:
+    """Build the retrieval galleries of every segment of the store (loading ``segments_gpkg``
+    first). The seed, the segments file and the store are checked before the store is created or
+    changed: a new store is made only when there are segments to put in it."""
+    from ..option_checks import check_number
     from ..reference_panels.inputs import read_segments_checked
+    from ..reference_panels.workflow import LOAD_SEGMENTS, check_store_has_a_source
 
+    check_number("random seed (--seed; 'Random seed' in QGIS)", seed, "seed", "--seed 0")
+    check_store_has_a_source(store_path, segments_gpkg)
     rows = read_segments_checked(segments_gpkg) if segments_gpkg else None  # before the store opens
     with BenchmarkStore(store_path) as store:
         if rows:
@@ -33,7 +40,7 @@ def build_store_galleries(store_path: str | Path, segments_gpkg: str | Path | No
                 progress.info(f"loaded {n} segments from {Path(segments_gpkg).name}")
         segments = store.segments()
         if not segments:
-            raise InputError(f"{Path(store_path).name} has no segments — give the segments GeoPackage")
+            raise InputError(f"the benchmark store {store_path} has no segments — {LOAD_SEGMENTS}")
         panels = store.reference_panels()
         retained = [s for s in segments if panels.get(s["segment_id"])] or segments
         if progress and len(retained) < len(segments):
@@ -47,13 +54,15 @@ def import_release_into(root: str | Path, store_path: str | Path, seed: int = 0,
                         progress: Progress | None = None) -> dict:
     """Import the release at ``root`` into the store at ``store_path`` (created if missing).
 
-    The store path and the release root are checked first; the import then fills a copy of the
-    store under a temporary name (a new file when there is no store yet) that replaces the
-    store only when everything was read and written: a failed or cancelled import leaves no
-    new store behind and never changes an existing one."""
+    The seed (a whole number ≥ 0), the store path and the release root are checked first; the
+    import then fills a copy of the store under a temporary name (a new file when there is no
+    store yet) that replaces the store only when everything was read and written: a failed or
+    cancelled import leaves no new store behind and never changes an existing one."""
+    from ..option_checks import check_number
     from .release import check_release_root
     from .store_swap import replacing_store
 
+    check_number("random seed of the filled negatives (--seed)", seed, "seed", "0")
     check_release_root(root)
     with replacing_store(store_path) as store:
         return import_release(root, store, seed=seed, progress=progress)
