@@ -12,7 +12,6 @@ import shutil
 import sqlite3
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from pathlib import Path
@@ -21,7 +20,7 @@ import pytest
 
 from conftest import REPO
 from faultkit import (assert_fails_cleanly, assert_no_partial_outputs, assert_qgis_fails_cleanly, assert_store_ok,
-                      no_traceback, run_cli, run_qgis)
+                      no_traceback, run_qgis)
 from test_faults_evaluation import (MANIFEST, MODEL_LOADED, PER_PANEL, _env, assert_before_model, assert_ok,  # noqa: F401
                                     bench, dino, env, evaluate, first_run, pristine, read_rows, sql, start_from)
 
@@ -146,47 +145,41 @@ def test_older_store_is_brought_up_to_date(bench, tmp_path, dino, env, first_run
     assert "brought up to date" not in out.stderr
 
 
-def _as_nobody():
-    os.setgid(65534)
-    os.setuid(65534)
-
-
-def test_read_only_older_store(bench, env, dino, tmp_path):
+def test_read_only_older_store(bench, env, dino, tmp_path, monkeypatch, capsys):
     """A store that lacks a column and cannot be written: a message naming the column and the fix,
-    the file untouched; once it is writable the same command runs. Root writes any file, so as root
-    the command runs as the user nobody, in a folder that user can reach."""
-    folder = Path(tempfile.mkdtemp(prefix="geofidelity-read-only-"))
-    try:
-        shutil.copytree(bench.parent, folder / "b")
-        store = folder / "b" / "store.sqlite"
-        drop_columns(store, "generated_images.clip_score", "segments.extra_json")
-        for journal in folder.glob("b/store.sqlite-*"):
-            journal.unlink()
-        cache = folder / "cache"
-        cache.mkdir()
-        for path in (folder, folder / "b", cache):
-            path.chmod(0o777)
-        store.chmod(0o444)
-        before = store.read_bytes()
-        preexec = _as_nobody if os.geteuid() == 0 else None
-        if preexec is not None:
-            probe = subprocess.run([sys.executable, "-c", "import geofidelity_plugin"], cwd=REPO, preexec_fn=preexec,
-                                   capture_output=True)
-            if probe.returncode != 0:
-                pytest.skip("the user nobody cannot read this checkout")
-        # a hub id: the failure must come from the store, before the model (or its folder) is looked at
-        out = run_cli("evaluate", "--store", store, "--out", folder / "eval", "--feature-model",
-                      "facebook/dinov2-base", "-q", env={**_env(cache), "HOME": str(folder)}, preexec_fn=preexec)
-        assert_fails_cleanly(out, str(store), "generated_images.clip_score", "segments.extra_json",
-                             "cannot be written", "make it writable")
-        assert_before_model(out)
-        assert store.read_bytes() == before
-        store.chmod(0o644)  # the fix
-        assert_ok(evaluate(store, folder / "eval", dino, env=env))
-        assert "clip_score" in columns(store, "generated_images")
-        assert_store_ok(store)
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
+    the file untouched; once it is writable the same command runs. Root writes any file whatever its
+    mode bits, so the store is opened read-only the way SQLite sees a file it may not write
+    (``mode=ro``): the same "readonly database" answer, on every machine and for every user."""
+    from geofidelity_plugin import cli
+
+    store = tmp_path / "read-only" / "store.sqlite"
+    shutil.copytree(bench.parent, store.parent)
+    drop_columns(store, "generated_images.clip_score", "segments.extra_json")
+    before = store.read_bytes()
+    real_connect = sqlite3.connect
+
+    def read_only(database, *args, **kwargs):
+        if str(database) == str(store):
+            kwargs["uri"] = True
+            return real_connect(f"file:{store}?mode=ro", *args, **kwargs)
+        return real_connect(database, *args, **kwargs)
+
+    monkeypatch.setattr(sqlite3, "connect", read_only)
+    monkeypatch.setenv("GEOFIDELITY_CACHE_DIR", str(tmp_path / "cache"))
+    # a hub id: the failure must come from the store, before the model (or its folder) is looked at
+    code = cli.main(["evaluate", "--store", str(store), "--out", str(tmp_path / "eval"), "--feature-model",
+                     "facebook/dinov2-base", "-q"])
+    err = capsys.readouterr().err
+    assert code == 2, err
+    for fragment in (str(store), "generated_images.clip_score", "segments.extra_json", "cannot be written",
+                     "make it writable"):
+        assert fragment in err, err
+    assert "Traceback" not in err and MODEL_LOADED not in err
+    assert store.read_bytes() == before
+    monkeypatch.setattr(sqlite3, "connect", real_connect)  # the fix: a writable file
+    assert_ok(evaluate(store, tmp_path / "eval", dino, env=env))
+    assert "clip_score" in columns(store, "generated_images")
+    assert_store_ok(store)
 
 
 # --------------------------------------------------------------------------- moved stores (item 29)
