@@ -70,7 +70,7 @@ def cmd_select_segments(args) -> int:
 
 
 def cmd_fetch_mapillary(args) -> int:
-    from .core.evaluation.store import BenchmarkStore
+    from .core.store.store import BenchmarkStore
     from .core.evaluation.workflow import load_segments_gpkg
     from .core.reference_panels.layers import write_images_gpkg
     from .core.output_paths import check_output_file
@@ -108,7 +108,7 @@ def cmd_fetch_mapillary(args) -> int:
 
 
 def cmd_curate(args) -> int:
-    from .core.evaluation.store import BenchmarkStore
+    from .core.store.store import BenchmarkStore
     from .core.reference_panels.curate import CurationOptions
     from .core.reference_panels.layers import write_images_gpkg
     from .core.output_paths import check_output_file
@@ -138,7 +138,7 @@ def cmd_curate(args) -> int:
 
 
 def cmd_coverage(args) -> int:
-    from .core.evaluation.store import BenchmarkStore
+    from .core.store.store import BenchmarkStore
     from .core.reference_panels.layers import write_coverage_gpkg
     from .core.output_paths import check_output_file
     from .core.reference_panels.inputs import check_number
@@ -156,7 +156,7 @@ def cmd_coverage(args) -> int:
 
 
 def cmd_generate(args) -> int:
-    from .core.evaluation.store import BenchmarkStore
+    from .core.store.store import BenchmarkStore
     from .core.generation.prompts import PromptTemplates
     from .core.generation.workflow import generate_store
 
@@ -202,7 +202,7 @@ def cmd_import_release(args) -> int:
 
 def cmd_export_release(args) -> int:
     from .core.evaluation.release import export_release
-    from .core.evaluation.store import BenchmarkStore
+    from .core.store.store import BenchmarkStore
     from .core.output_paths import check_output_folder
 
     check_output_folder(args.out, "release folder")

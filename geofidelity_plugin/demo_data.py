@@ -52,7 +52,7 @@ def _crops(photo: Path, n: int, rng: np.random.Generator, weak: bool = False):
 def build_demo_store(store_path: Path, segments_gpkg: Path, seed: int = 0) -> dict:
     """Fill a benchmark store with the segments and stand-in panels; returns counts."""
     from .core.evaluation.galleries import build_galleries
-    from .core.evaluation.store import BenchmarkStore, GeneratedImage
+    from .core.store.store import BenchmarkStore, GeneratedImage
     from .core.evaluation.workflow import load_segments_gpkg
 
     images_dir = store_path.parent / "stand_in_images"

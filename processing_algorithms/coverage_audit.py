@@ -39,7 +39,7 @@ class CoverageAuditAlgorithm(QgsProcessingAlgorithm):
 
     @user_errors
     def processAlgorithm(self, parameters, context, feedback):  # noqa: N802
-        from geofidelity_plugin.core.evaluation.store import BenchmarkStore
+        from geofidelity_plugin.core.store.store import BenchmarkStore
         from geofidelity_plugin.core.output_paths import check_output_file
         from geofidelity_plugin.core.reference_panels.layers import write_coverage_gpkg
         from geofidelity_plugin.core.reference_panels.workflow import coverage_store

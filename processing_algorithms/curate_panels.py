@@ -65,7 +65,7 @@ class CuratePanelsAlgorithm(QgsProcessingAlgorithm):
 
     @user_errors
     def processAlgorithm(self, parameters, context, feedback):  # noqa: N802
-        from geofidelity_plugin.core.evaluation.store import BenchmarkStore
+        from geofidelity_plugin.core.store.store import BenchmarkStore
         from geofidelity_plugin.core.manifest import build_manifest, write_manifest
         from geofidelity_plugin.core.output_paths import check_output_file
         from geofidelity_plugin.core.reference_panels.curate import CurationOptions

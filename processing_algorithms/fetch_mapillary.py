@@ -83,7 +83,7 @@ class FetchMapillaryAlgorithm(QgsProcessingAlgorithm):
 
     @user_errors
     def processAlgorithm(self, parameters, context, feedback):  # noqa: N802
-        from geofidelity_plugin.core.evaluation.store import BenchmarkStore
+        from geofidelity_plugin.core.store.store import BenchmarkStore
         from geofidelity_plugin.core.evaluation.workflow import load_segments_gpkg
         from geofidelity_plugin.core.output_paths import check_output_file
         from geofidelity_plugin.core.reference_panels.inputs import read_segments_checked

@@ -69,7 +69,7 @@ class GeneratePanelsAlgorithm(QgsProcessingAlgorithm):
     @user_errors
     def processAlgorithm(self, parameters, context, feedback):  # noqa: N802
         from geofidelity_plugin.core.devices import check_device
-        from geofidelity_plugin.core.evaluation.store import BenchmarkStore
+        from geofidelity_plugin.core.store.store import BenchmarkStore
         from geofidelity_plugin.core.generation.prompts import PromptTemplates
         from geofidelity_plugin.core.generation.workflow import generate_store
 

@@ -8,7 +8,7 @@ import numpy as np
 from PIL import Image
 
 from geofidelity_plugin.core.evaluation.galleries import build_galleries
-from geofidelity_plugin.core.evaluation.store import BenchmarkStore, GeneratedImage
+from geofidelity_plugin.core.store.store import BenchmarkStore, GeneratedImage
 
 CITIES = [("Alpha", "FI", "right", 24.90, 60.10), ("Beta", "GB", "left", -0.10, 51.50),
           ("Gamma", "FI", "right", 25.50, 60.40)]

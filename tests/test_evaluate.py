@@ -118,7 +118,7 @@ def test_no_negatives_skipped_then_error(tmp_path):
 
 
 def test_empty_store(tmp_path):
-    from geofidelity_plugin.core.evaluation.store import BenchmarkStore
+    from geofidelity_plugin.core.store.store import BenchmarkStore
 
     with BenchmarkStore(tmp_path / "s.sqlite") as store, pytest.raises(InputError, match="no segments"):
         evaluate_store(store, TableEmbedder({"x": np.ones(3)}), FAST)

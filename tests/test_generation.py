@@ -14,7 +14,7 @@ import pytest
 from PIL import Image
 
 from geofidelity_plugin.core.errors import Cancelled, InputError
-from geofidelity_plugin.core.evaluation.store import BenchmarkStore
+from geofidelity_plugin.core.store.store import BenchmarkStore
 from geofidelity_plugin.core.generation.generators import (GENERATORS, custom_generator, generator_spec,
                                                            make_runner)
 from geofidelity_plugin.core.generation.import_folder import import_generated_folder

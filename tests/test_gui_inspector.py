@@ -10,7 +10,7 @@ from qgis.PyQt.QtCore import QCoreApplication, QEvent, QPoint, Qt
 from eval_fixtures import TableEmbedder, make_store
 from geofidelity_plugin.core.evaluation.evaluate import EvaluationOptions, evaluate_store, evaluation_manifest
 from geofidelity_plugin.core.evaluation.outputs import write_outputs
-from geofidelity_plugin.core.evaluation.store import BenchmarkStore
+from geofidelity_plugin.core.store.store import BenchmarkStore
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ import numpy as np
 from PIL import Image
 
 from conftest import REPO, qgis_process_env, run_qgis_process
-from geofidelity_plugin.core.evaluation.store import BenchmarkStore
+from geofidelity_plugin.core.store.store import BenchmarkStore
 from mapillary_server import TOKEN, FakeMapillary, fake_images_along
 
 MODEL = REPO / "resources" / "models" / "geofidelity_pipeline.model3"

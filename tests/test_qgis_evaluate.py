@@ -99,7 +99,7 @@ def test_generate_then_evaluate(qgis_provider, tmp_path):
     assert first["GENERATED"] == (4 + 4 + 3) * 2
     again = processing.run("geofidelity:generate_panels", params)
     assert again["GENERATED"] == 0 and again["KEPT"] == first["GENERATED"]
-    from geofidelity_plugin.core.evaluation.store import BenchmarkStore
+    from geofidelity_plugin.core.store.store import BenchmarkStore
 
     with BenchmarkStore(store, create=False) as s:
         panels = {k: v for k, v in s.generated_panels().items() if k[0] == "tiny-sd"}

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from qgis.core import QgsApplication, QgsAuthMethodConfig, QgsProcessingFeedback, QgsProject
 
-from geofidelity_plugin.core.evaluation.store import BenchmarkStore
+from geofidelity_plugin.core.store.store import BenchmarkStore
 from geofidelity_plugin.core.resources import resource
 from mapillary_server import TOKEN, FakeMapillary, fake_images_along
 

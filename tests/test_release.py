@@ -13,7 +13,7 @@ from geofidelity_plugin.core.errors import InputError
 from geofidelity_plugin.core.evaluation.galleries import (NEAREST_SAME_CITY, RANDOM_OTHER_CITY,
                                                           SAME_CITY_OTHER_NEIGHBOURHOOD, SAME_NEIGHBOURHOOD)
 from geofidelity_plugin.core.evaluation.release import export_release, import_release
-from geofidelity_plugin.core.evaluation.store import BenchmarkStore
+from geofidelity_plugin.core.store.store import BenchmarkStore
 
 BLOCKS = [("b001", "Helsinki", "FI", "Kluuvi", "Aleksanterinkatu", 60.169, 24.946),
           ("b002", "Helsinki", "FI", "Kamppi", "Annankatu", 60.166, 24.937),

@@ -115,7 +115,7 @@ class InspectorDock(QDockWidget):
         self.show_segment(str(feature["segment_id"]), attributes)
 
     def show_segment(self, segment_id: str, attributes: dict | None = None) -> None:
-        from geofidelity_plugin.core.evaluation.store import BenchmarkStore
+        from geofidelity_plugin.core.store.store import BenchmarkStore
         from geofidelity_plugin.core.inspect.segment_view import segment_view
 
         self.segment_id = segment_id
@@ -239,7 +239,7 @@ class InspectorDock(QDockWidget):
 
     def set_audit(self, decision: str) -> int:
         """Set the manual audit flag of the selected reference images in the store."""
-        from geofidelity_plugin.core.evaluation.store import BenchmarkStore
+        from geofidelity_plugin.core.store.store import BenchmarkStore
 
         chosen = [i.data(Qt.UserRole + 1) for i in self.references.selectedItems() if i.data(Qt.UserRole + 1)]
         if not chosen or not self.store_path:

@@ -62,7 +62,7 @@ def assert_qgis_fails_cleanly(out: subprocess.CompletedProcess, *fragments: str)
 
 def assert_store_ok(path: Path) -> None:
     """The store file passes SQLite's integrity check and opens as a benchmark store."""
-    from geofidelity_plugin.core.evaluation.store import BenchmarkStore
+    from geofidelity_plugin.core.store.store import BenchmarkStore
 
     with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as con:
         assert con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"

@@ -133,7 +133,7 @@ def test_older_store_is_brought_up_to_date(bench, tmp_path, dino, env, first_run
     if len(dropped) == 1:
         return
     # the store takes new rows with every column in its place
-    from geofidelity_plugin.core.evaluation.store import BenchmarkStore
+    from geofidelity_plugin.core.store.store import BenchmarkStore
 
     with BenchmarkStore(bench, create=False) as store:
         store.put_segments([{"segment_id": "zz-new", "city": "Zed", "centroid_lon": 1.0, "centroid_lat": 2.0,

@@ -205,7 +205,7 @@ def test_qgis_report_on_a_wrong_columns_csv(qgis_env, evaluation):
 def release_store(tmp_path) -> Path:
     """A store imported (through the core, not the command under test) from a small release."""
     from geofidelity_plugin.core.evaluation.release import import_release
-    from geofidelity_plugin.core.evaluation.store import BenchmarkStore
+    from geofidelity_plugin.core.store.store import BenchmarkStore
 
     root = make_release(tmp_path / "release")
     with BenchmarkStore(tmp_path / "bench" / "store.sqlite") as store:
@@ -378,7 +378,7 @@ SEGMENTS = [{"segment_id": f"hel-{i}", "city": "Helsinki", "country": "Finland",
 
 @pytest.fixture
 def gen_store(tmp_path) -> Path:
-    from geofidelity_plugin.core.evaluation.store import BenchmarkStore
+    from geofidelity_plugin.core.store.store import BenchmarkStore
 
     with BenchmarkStore(tmp_path / "bench" / "store.sqlite") as store:
         store.put_segments(SEGMENTS)

@@ -108,7 +108,7 @@ def test_report_given_a_file_of_the_folder(evaluation, name):
 ])
 def test_export_of_a_store_with_nothing_to_export(tmp_path, content, fragments):
     """Item 30: an empty release that import-release would refuse is never written."""
-    from geofidelity_plugin.core.evaluation.store import BenchmarkStore
+    from geofidelity_plugin.core.store.store import BenchmarkStore
     from test_faults_outputs import SEGMENTS
 
     store = tmp_path / "bench" / "store.sqlite"
@@ -222,7 +222,7 @@ def _imported(store: Path) -> dict[tuple, list[tuple]]:
 @pytest.mark.parametrize("earlier", ["imported", "generated"])
 def test_import_generated_over_existing_panels(gen_store, tmp_path, earlier):
     """Item 31: refused (naming how many panels, and some), then replaced whole with --replace."""
-    from geofidelity_plugin.core.evaluation.store import BenchmarkStore, GeneratedImage
+    from geofidelity_plugin.core.store.store import BenchmarkStore, GeneratedImage
 
     first, second = tmp_path / "first", tmp_path / "second"
     _images(first, [f"L1/hel-0/{s:02d}.jpg" for s in range(4)] + ["L0/hel-1/00.jpg", "L0/hel-1/01.jpg"])

@@ -18,7 +18,7 @@ from faultkit import (assert_fails_cleanly, assert_no_partial_outputs, assert_qg
                       assert_store_ok, file_size_limit, no_traceback, run_cli,  # noqa: F401
                       run_qgis)
 from geofidelity_plugin.core.errors import RemoteServiceError
-from geofidelity_plugin.core.evaluation.store import BenchmarkStore
+from geofidelity_plugin.core.store.store import BenchmarkStore
 from geofidelity_plugin.core.evaluation.workflow import load_segments_gpkg
 from geofidelity_plugin.core.progress import RecordingProgress
 from geofidelity_plugin.core.reference_panels.breaker import FAILURE_BUDGET

@@ -24,7 +24,7 @@ from conftest import REPO
 from faultkit import (assert_fails_cleanly, assert_no_partial_outputs,  # noqa: F401
                       assert_qgis_fails_cleanly, assert_store_ok, no_traceback, run_cli, run_qgis)
 from geofidelity_plugin.core.errors import Cancelled, InputError, RemoteServiceError
-from geofidelity_plugin.core.evaluation.store import BenchmarkStore
+from geofidelity_plugin.core.store.store import BenchmarkStore
 from geofidelity_plugin.core.evaluation.workflow import build_store_galleries, load_segments_gpkg
 from geofidelity_plugin.core.progress import RecordingProgress
 from geofidelity_plugin.core.reference_panels.mapillary import MapillaryClient

@@ -22,7 +22,7 @@ from .metrics import (GAMMA_SAMPLE_SIZE, ReferenceSet, gads_batch, median_heuris
 from .preflight import anchors_only_note, failed_images_note, holdout_note, skipped_note, unbiased_note
 from .panels import ANCHOR_PREFIX, PanelRow, anchor_rows, build_reference_layout, gallery_positions
 from .retrieval import GALLERY_COLUMNS, gallery_table, retrieval_batch
-from .store import BenchmarkStore
+from ..store.store import BenchmarkStore
 
 log = logging.getLogger("geofidelity")
 

@@ -32,8 +32,8 @@ import numpy as np
 
 from ..errors import InputError
 from ..paths import cache_dir
-from .sqlite_locks import is_busy as _is_busy
-from .sqlite_locks import wait_patiently
+from ..store.sqlite_locks import is_busy as _is_busy
+from ..store.sqlite_locks import wait_patiently
 
 log = logging.getLogger("geofidelity")
 

@@ -9,7 +9,7 @@ import os
 from pathlib import Path
 
 from ..errors import InputError
-from .store import BenchmarkStore
+from ..store.store import BenchmarkStore
 
 
 def _count(n: int, word: str) -> str:

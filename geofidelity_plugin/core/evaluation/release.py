@@ -20,7 +20,7 @@ from ..progress import Progress, check_cancel
 from ..selection.cities import driving_side
 from .galleries import (RANDOM_OTHER_CITY, SAME_CITY_OTHER_NEIGHBOURHOOD,
                         SAME_DRIVING_SIDE_OTHER_CITY, SAME_NEIGHBOURHOOD, build_galleries)
-from .store import BenchmarkStore, GeneratedImage
+from ..store.store import BenchmarkStore, GeneratedImage
 
 MANIFEST = Path("data/processed/v3/benchmark_v3.json")
 BLOCKS_CSV = Path("metadata/blocks.csv")

@@ -13,8 +13,8 @@ from .evaluate import EvaluationOptions, evaluate_store, evaluation_manifest
 from .model_refs import check_semantic_model
 from .outputs import check_evaluation_folder, write_outputs
 from .preflight import check_store_ready
-from .sqlite_locks import DEFAULT_LOCK_TIMEOUT_S
-from .store import BenchmarkStore
+from ..store.sqlite_locks import DEFAULT_LOCK_TIMEOUT_S
+from ..store.store import BenchmarkStore
 
 DEFAULT_FEATURE_MODEL = "facebook/dinov2-base"
 

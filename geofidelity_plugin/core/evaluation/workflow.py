@@ -8,7 +8,7 @@ from ..errors import InputError
 from ..progress import Progress
 from .galleries import build_galleries
 from .release import import_release
-from .store import BenchmarkStore
+from ..store.store import BenchmarkStore
 
 
 def load_segments_gpkg(store: BenchmarkStore, gpkg: str | Path | list[dict]) -> int:
@@ -60,7 +60,7 @@ def import_release_into(root: str | Path, store_path: str | Path, seed: int = 0,
     cancelled import leaves no new store behind and never changes an existing one."""
     from ..option_checks import check_number
     from .release import check_release_root
-    from .store_swap import replacing_store
+    from ..store.store_swap import replacing_store
 
     check_number("random seed of the filled negatives (--seed)", seed, "seed", "0")
     check_release_root(root)

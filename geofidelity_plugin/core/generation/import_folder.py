@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import InputError
-from ..evaluation.store import BenchmarkStore, GeneratedImage
+from ..store.store import BenchmarkStore, GeneratedImage
 from ..progress import Progress, check_cancel
 from .generators import check_name
 from .panel_records import changed_panels, record_replacing

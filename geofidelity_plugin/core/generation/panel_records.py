@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterable
 
-from ..evaluation.store import BenchmarkStore, GeneratedImage
+from ..store.store import BenchmarkStore, GeneratedImage
 
 Panel = tuple[str, str, str]  # (model, condition, segment_id)
 

@@ -24,7 +24,7 @@ from typing import Any, Iterable
 from .. import atomic
 from ..devices import check_device
 from ..errors import Cancelled, InputError
-from ..evaluation.store import BenchmarkStore, GeneratedImage
+from ..store.store import BenchmarkStore, GeneratedImage
 from ..manifest import build_manifest, file_sha256, write_manifest
 from ..progress import Progress, check_cancel
 from .generators import GeneratorSpec, check_name, check_settings

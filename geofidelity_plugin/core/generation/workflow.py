@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ..devices import check_device
 from ..errors import InputError
-from ..evaluation.store import BenchmarkStore
+from ..store.store import BenchmarkStore
 from ..progress import NullProgress, Progress, SubProgress
 from ..output_paths import check_output_folder
 from .generators import make_runner, resolve_generator

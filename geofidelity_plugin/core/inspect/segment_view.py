@@ -13,7 +13,7 @@ from pathlib import Path
 
 from ..errors import InputError
 from ..evaluation.galleries import ALL_KINDS
-from ..evaluation.store import BenchmarkStore
+from ..store.store import BenchmarkStore
 
 SCORE_KEYS = ("cos_sim", "top1", "rank", "reciprocal_rank", "chance_adjusted_top1", "margin_hard", "margin_mean",
               "margin_nearest_same_city", "margin_same_city_other_neighbourhood",

@@ -12,7 +12,7 @@ from pathlib import Path
 from shapely import wkt
 
 from ..errors import InputError, RemoteServiceError
-from ..evaluation.store import BenchmarkStore
+from ..store.store import BenchmarkStore
 from ..progress import NullProgress, Progress, SubProgress, check_cancel
 from .breaker import advice
 from .coverage import SegmentCoverage, segment_coverage
