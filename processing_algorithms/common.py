@@ -87,7 +87,8 @@ class StylePostProcessor(QgsProcessingLayerPostProcessorInterface):
 
     def postProcessLayer(self, layer, context, feedback):  # noqa: N802
         if layer is not None and layer.isValid():
-            layer.loadNamedStyle(str(style_for(layer, self.qml)))
+            if self.qml:
+                layer.loadNamedStyle(str(style_for(layer, self.qml)))
             for key, value in self.properties.items():  # e.g. the store the inspector reads
                 layer.setCustomProperty(key, value)
             layer.triggerRepaint()
@@ -104,6 +105,40 @@ def load_on_completion(context: QgsProcessingContext, uri: str, name: str, outpu
     details = QgsProcessingContext.LayerDetails(name, context.project(), output)
     details.setPostProcessor(StylePostProcessor.create(qml, properties))
     context.addLayerToLoadOnCompletion(uri, details)
+
+
+def run_backend(command: str, args: list, feedback, env: dict | None = None):
+    """Run one backend command (see :mod:`.backend`); its failures are already
+    ``QgsProcessingException`` with the backend's message."""
+    from .backend import run_backend as _run
+
+    return _run(command, [str(a) for a in args], feedback, env=env)
+
+
+def flag(args: list, option: str, on: bool) -> None:
+    """Append a boolean CLI flag when it is set."""
+    if on:
+        args.append(option)
+
+
+def option(args: list, name: str, value) -> None:
+    """Append ``name value`` unless the value is empty (``None`` or "")."""
+    if value is not None and value != "":
+        args.extend([name, str(value)])
+
+
+def load_backend_layers(context: QgsProcessingContext, run) -> None:
+    """Load every map layer the backend announced, with its style and custom properties."""
+    for record in run.outputs:
+        if record.get("layer"):
+            load_on_completion(context, record["layer"], record.get("name") or record["key"], record["key"],
+                               record.get("style"), record.get("properties") or {})
+
+
+def device_or_default(value: str) -> str:
+    from .backend_settings import default_device
+
+    return (value or "").strip() or default_device()
 
 
 def advanced(param):

@@ -1,15 +1,13 @@
 """``geofidelity:evaluate`` — method §5–§7 scores, tables and a per-segment margin layer."""
 from __future__ import annotations
 
-from pathlib import Path
-
 from qgis.core import (QgsProcessingAlgorithm, QgsProcessingOutputFile, QgsProcessingOutputNumber,
                        QgsProcessingOutputVectorLayer, QgsProcessingParameterBoolean,
                        QgsProcessingParameterEnum, QgsProcessingParameterFile,
                        QgsProcessingParameterFolderDestination, QgsProcessingParameterNumber,
                        QgsProcessingParameterString)
 
-from .common import FeedbackProgress, advanced, load_on_completion, run_core, user_errors
+from .common import advanced, device_or_default, flag, load_backend_layers, option, run_backend, user_errors
 
 MODES = ["panel", "image"]
 
@@ -45,8 +43,7 @@ class EvaluateAlgorithm(QgsProcessingAlgorithm):
         return EvaluateAlgorithm()
 
     def initAlgorithm(self, config=None):  # noqa: N802
-        from geofidelity_plugin.core.evaluation.evaluate import EvaluationOptions
-        from geofidelity_plugin.core.evaluation.run import DEFAULT_FEATURE_MODEL
+        from geofidelity_plugin.core.evaluation.options import DEFAULT_FEATURE_MODEL, EvaluationOptions
 
         d = EvaluationOptions()
         self.addParameter(QgsProcessingParameterFile(self.STORE, "Benchmark store (.sqlite)"))
@@ -88,36 +85,30 @@ class EvaluateAlgorithm(QgsProcessingAlgorithm):
 
     @user_errors
     def processAlgorithm(self, parameters, context, feedback):  # noqa: N802
-        from geofidelity_plugin.core.evaluation.evaluate import EvaluationOptions
-        from geofidelity_plugin.core.evaluation.run import run_evaluation
-
-        options = EvaluationOptions(
-            seed=self.parameterAsInt(parameters, self.SEED, context),
-            l2_normalise=self.parameterAsBool(parameters, self.L2, context),
-            mmd_unbiased=self.parameterAsBool(parameters, self.UNBIASED, context),
-            retrieval_mode=MODES[self.parameterAsEnum(parameters, self.MODE, context)],
-            holdout_size=self.parameterAsInt(parameters, self.HOLDOUT, context),
-            n_bootstrap=self.parameterAsInt(parameters, self.BOOTSTRAP, context),
-            anchors_only=self.parameterAsBool(parameters, self.ANCHORS_ONLY, context))
+        """Runs ``evaluate`` in the backend process (docs/backend-protocol.md)."""
         out_dir = self.parameterAsString(parameters, self.OUTPUT, context)
-        run = run_core(run_evaluation, self.parameterAsFile(parameters, self.STORE, context), out_dir,
-                       feature_model=self.parameterAsString(parameters, self.FEATURE_MODEL, context),
-                       options=options,
-                       semantic_model=self.parameterAsString(parameters, self.SEMANTIC_MODEL, context) or None,
-                       layer_model=self.parameterAsString(parameters, self.MODEL, context) or None,
-                       layer_condition=self.parameterAsString(parameters, self.CONDITION, context) or None,
-                       batch_size=self.parameterAsInt(parameters, self.BATCH, context),
-                       device=self.parameterAsString(parameters, self.DEVICE, context) or None,
-                       fast_jpeg_decode=not self.parameterAsBool(parameters, self.EXACT, context),
-                       progress=FeedbackProgress(feedback))
-        layer_uri = f"{run.paths['gpkg']}|layername=segment_scores"
-        label = f"GeoFidelity Δhard — {run.model} {run.condition}" + (" (STAND-IN DATA)" if run.stand_in_note else "")
-        store_path = str(Path(self.parameterAsFile(parameters, self.STORE, context)).resolve())
-        load_on_completion(context, layer_uri, label, "SEGMENT_SCORES", "segment_margin_hard.qml",
-                           {"geofidelity/store": store_path, "geofidelity/evaluation": str(Path(out_dir).resolve())})
-        feedback.pushInfo(f"{len(run.result.rows)} panels scored; γ = {run.result.gamma:.6g}; "
-                          f"features computed {run.result.feature_stats['computed']}, "
-                          f"cached {run.result.feature_stats['cached']}")
-        return {self.OUTPUT: out_dir, "SEGMENT_SCORES": layer_uri, "PER_PANEL_CSV": str(run.paths["per_panel_csv"]),
-                "TABLES": str(run.paths["tables_md"]), "MANIFEST": str(run.paths["manifest"]),
-                "PANELS": len(run.result.rows)}
+        store = self.parameterAsFile(parameters, self.STORE, context)
+        args = ["--store", store, "--out", out_dir,
+                "--feature-model", self.parameterAsString(parameters, self.FEATURE_MODEL, context),
+                "--retrieval-mode", MODES[self.parameterAsEnum(parameters, self.MODE, context)],
+                "--holdout-size", self.parameterAsInt(parameters, self.HOLDOUT, context),
+                "--bootstrap", self.parameterAsInt(parameters, self.BOOTSTRAP, context),
+                "--seed", self.parameterAsInt(parameters, self.SEED, context),
+                "--batch-size", self.parameterAsInt(parameters, self.BATCH, context)]
+        option(args, "--semantic-model", self.parameterAsString(parameters, self.SEMANTIC_MODEL, context))
+        option(args, "--model", self.parameterAsString(parameters, self.MODEL, context))
+        option(args, "--condition", self.parameterAsString(parameters, self.CONDITION, context))
+        option(args, "--device", device_or_default(self.parameterAsString(parameters, self.DEVICE, context)))
+        flag(args, "--mmd-unbiased", self.parameterAsBool(parameters, self.UNBIASED, context))
+        flag(args, "--l2-normalise", self.parameterAsBool(parameters, self.L2, context))
+        flag(args, "--anchors-only", self.parameterAsBool(parameters, self.ANCHORS_ONLY, context))
+        flag(args, "--exact-decode", self.parameterAsBool(parameters, self.EXACT, context))
+        run = run_backend("evaluate", args, feedback)
+        load_backend_layers(context, run)
+        values = run.values
+        feedback.pushInfo(f"{values.get('PANELS')} panels scored; γ = {values.get('GAMMA')}; features computed "
+                          f"{values.get('FEATURES_COMPUTED')}, cached {values.get('FEATURES_CACHED')}")
+        segment_scores = run.output("SEGMENT_SCORES")
+        return {self.OUTPUT: out_dir, "SEGMENT_SCORES": segment_scores["layer"] if segment_scores else None,
+                "PER_PANEL_CSV": run.path("PER_PANEL_CSV"), "TABLES": run.path("TABLES"),
+                "MANIFEST": run.path("MANIFEST"), "PANELS": values.get("PANELS", 0)}

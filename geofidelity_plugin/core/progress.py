@@ -83,6 +83,11 @@ class SubProgress:
     def is_canceled(self) -> bool:
         return self.parent.is_canceled()
 
+    def set_stage(self, stage: str, message: str | None = None) -> None:
+        from .events import announce_stage
+
+        announce_stage(self.parent, stage, message)
+
 
 def check_cancel(progress: Progress | None, where: str = "") -> None:
     """Raise :class:`Cancelled` when the user asked to stop."""

@@ -20,7 +20,7 @@ DCSF_LAMBDA = 0.5
 #: method §6 GADS: histogram bins on [0, 1].
 GADS_BINS = 10
 #: method §6 MMD²: defaults of the global median-heuristic sample.
-GAMMA_SAMPLE_SIZE = 1000
+from .options import GAMMA_SAMPLE_SIZE  # noqa: E402,F401 (defined with the options)
 GAMMA_SEED = 0
 
 PanelStack = Union[np.ndarray, Sequence[np.ndarray]]

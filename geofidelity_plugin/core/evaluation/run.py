@@ -8,6 +8,7 @@ from pathlib import Path
 from ..devices import check_device
 from ..errors import InputError
 from ..option_checks import check_number
+from ..events import announce_stage
 from ..progress import NullProgress, Progress
 from .evaluate import EvaluationOptions, evaluate_store, evaluation_manifest
 from .model_refs import check_semantic_model
@@ -16,7 +17,7 @@ from .preflight import check_store_ready
 from ..store.sqlite_locks import DEFAULT_LOCK_TIMEOUT_S
 from ..store.store import BenchmarkStore
 
-DEFAULT_FEATURE_MODEL = "facebook/dinov2-base"
+from .options import DEFAULT_FEATURE_MODEL  # noqa: E402,F401
 
 
 @dataclass
@@ -77,6 +78,7 @@ def run_evaluation(store_path: str | Path, out_dir: str | Path, feature_model: s
         out_dir = check_evaluation_folder(out_dir)
         cache = FeatureCache(cache_path, busy_timeout_s=lock_timeout_s, warn=progress.warning)
         try:
+            announce_stage(progress, "loading the feature model", str(feature_model))
             extractor = FeatureExtractor(feature_model, device=device, batch_size=batch_size, cache=cache,
                                          l2_normalise=False, fast_jpeg_decode=fast_jpeg_decode)
             models = [extractor.model_info()]
@@ -93,6 +95,7 @@ def run_evaluation(store_path: str | Path, out_dir: str | Path, feature_model: s
             if stand_in_note:
                 progress.warning(stand_in_note)
                 notes.append(stand_in_note)
+            announce_stage(progress, "extracting features")
             result = evaluate_store(store, extractor, options, ratio_model=ratio_model, progress=progress)
             model, condition = pick_layer_panel(result.rows, layer_model, layer_condition)
             manifest = evaluation_manifest(result, options, store, models, notes)

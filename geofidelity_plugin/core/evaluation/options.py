@@ -1,0 +1,56 @@
+"""The options of an evaluation (method §5–§7) with their defaults — stdlib only, so that the
+QGIS side can show the defaults without importing the scientific stack."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..errors import InputError
+from ..option_checks import check_number
+
+#: DINOv2 model the method names (method §5); offline runs give a local folder instead
+DEFAULT_FEATURE_MODEL = "facebook/dinov2-base"
+#: images sampled for the median-heuristic kernel bandwidth (method §6)
+GAMMA_SAMPLE_SIZE = 1000
+
+#: option → (how the user knows it, the rule of core/option_checks.py, an example value)
+OPTION_RULES = {
+    "seed": ("random seed (--seed; in QGIS \"Random seed\")", "seed", "0"),
+    "holdout_size": ("held-out anchor size (--holdout-size; in QGIS \"Held-out anchor size\")",
+                     "non-negative-count", "4, or 0 to skip the held-out anchor"),
+    "n_bootstrap": ("number of bootstrap resamples (--bootstrap; in QGIS \"Bootstrap resamples\")", "count",
+                    "5000"),
+    "anchor_size": ("random anchor size", "count", "4"),
+    "gamma_sample_size": ("sample size of the kernel bandwidth (γ) estimate", "count", str(GAMMA_SAMPLE_SIZE)),
+    "min_reference_images": ("minimum number of reference images per panel", "count", "1"),
+}
+
+@dataclass
+class EvaluationOptions:
+    """Every *(option)* of method §5–§7 with its default; recorded in the manifest."""
+
+    seed: int = 0
+    l2_normalise: bool = False            # §5: normalise each embedding before averaging
+    mmd_unbiased: bool = False            # §6: U-statistic instead of the paper's V-statistic
+    retrieval_mode: str = "panel"         # §6: "panel" (paper) or "image" (release evaluator)
+    gamma_sample_size: int = GAMMA_SAMPLE_SIZE
+    holdout_size: int = 4                 # §6 held-out real anchor
+    anchor_size: int = 4                  # §6 random anchors
+    anchors: bool = True
+    anchors_only: bool = False            # score the real anchors only (no generated panels yet)
+    n_bootstrap: int = 5000               # §7
+    confidence: float = 0.95
+    min_reference_images: int = 1
+    tables: bool = True
+
+    def validate(self) -> None:
+        """Refuse a value no run can use, naming the option as the command line and QGIS call it."""
+        if self.retrieval_mode not in ("panel", "image"):
+            raise InputError(f"the retrieval mode (--retrieval-mode; in QGIS \"Retrieval similarity\") must be "
+                             f"'panel' or 'image', not {self.retrieval_mode!r}")
+        for name, (label, rule, example) in OPTION_RULES.items():
+            check_number(label, getattr(self, name), rule, example)
+        if not (isinstance(self.confidence, (int, float)) and 0 < self.confidence < 1):
+            raise InputError(f"the confidence level of the bootstrap intervals must lie between 0 and 1, got "
+                             f"{self.confidence} — e.g. 0.95")
+        if self.anchors_only and not self.anchors:
+            raise InputError("scoring the real anchors only needs the anchors: do not turn them off")
