@@ -18,7 +18,6 @@ export QT_QPA_PLATFORM := offscreen
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 export XDG_RUNTIME_DIR := /tmp/runtime-$(shell id -u)
-export GEOFIDELITY_PYTHONPATH := $(SITE)
 export QGIS_PROCESS := qgis_process.bin
 
 .PHONY: help setup system venv data models plugin zip test demo bench lock styles model clean screenshots

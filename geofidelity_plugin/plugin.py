@@ -1,7 +1,11 @@
-"""The QGIS plugin object: registers the ``geofidelity`` Processing provider."""
-from __future__ import annotations
+"""The QGIS plugin object: registers the ``geofidelity`` Processing provider, the inspector and
+the backend's options page.
 
-from .dependencies import add_dependency_paths
+The plugin is light: it imports only qgis/PyQt, the standard library and stdlib-only core modules.
+torch, transformers and diffusers run in the backend process (docs/backend-protocol.md), in the
+environment set in *Settings › Options › GeoFidelity*.
+"""
+from __future__ import annotations
 
 
 def load_provider_class():
@@ -24,7 +28,6 @@ class GeoFidelityPlugin:
     def initProcessing(self):  # noqa: N802
         from qgis.core import QgsApplication
 
-        add_dependency_paths()
         provider = load_provider_class()()
         # keep (and later remove) only a provider this plugin registered itself
         self.provider = provider if QgsApplication.processingRegistry().addProvider(provider) else None

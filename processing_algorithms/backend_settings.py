@@ -27,9 +27,9 @@ def plugin_folder() -> Path:
     """The folder that holds the ``geofidelity_plugin`` package (put on the backend's
     PYTHONPATH so it runs the very same version of the code as this plugin)."""
     here = Path(__file__).resolve().parent
-    if (here.parent / "geofidelity_plugin" / "__main__.py").exists() and here.parent.name != "geofidelity_plugin":
-        return here.parent  # repository layout: processing_algorithms beside the package
-    return here.parent.parent  # installed: <plugins>/geofidelity_plugin/processing_algorithms
+    if (here.parent / "__init__.py").exists():
+        return here.parent.parent  # installed: <plugins>/geofidelity_plugin/processing_algorithms
+    return here.parent  # repository layout: processing_algorithms beside the package
 
 
 def checkout_venv_python() -> Path | None:

@@ -79,7 +79,7 @@ def qgis_process_env(plugin_root: Path, home: Path) -> dict:
     env.update({"QGIS_PLUGINPATH": str(plugin_root), "HOME": str(home),
                 "QGIS_CUSTOM_CONFIG_PATH": str(home / "qgis-profile"),
                 "QT_QPA_PLATFORM": "offscreen", "XDG_RUNTIME_DIR": str(home / "runtime"),
-                "GEOFIDELITY_PYTHONPATH": str(VENV_SITE), "PYTHONDONTWRITEBYTECODE": "1"})
+                "PYTHONDONTWRITEBYTECODE": "1"})
     env.pop("PYTHONPATH", None)
     (home / "runtime").mkdir(parents=True, exist_ok=True, mode=0o700)
     return env
