@@ -86,7 +86,10 @@ def resolve_python() -> str:
 def backend_environment(extra: dict | None = None) -> dict:
     """The child's environment: QGIS's own Python settings removed, this plugin's code first."""
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONHOME", "PYTHONPATH", "PYTHONSTARTUP")}
-    env["PYTHONPATH"] = str(backend_settings.plugin_folder())
+    # GEOFIDELITY_BACKEND_PYTHONPATH: extra folders for the backend only (QGIS's own PYTHONPATH
+    # points at QGIS's Python and must not reach another interpreter)
+    extra_path = os.environ.get("GEOFIDELITY_BACKEND_PYTHONPATH", "")
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(backend_settings.plugin_folder()), extra_path]))
     env["PYTHONUNBUFFERED"] = "1"
     env["PYTHONIOENCODING"] = "utf-8"
     models = backend_settings.models_dir()
