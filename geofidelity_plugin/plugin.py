@@ -82,6 +82,7 @@ class GeoFidelityPlugin:
             self.action.deleteLater()
             self.action = None
         if getattr(self, "dock", None) is not None:
+            self.dock.stop()  # wait for its background reads; close its read-only store connections
             self.iface.removeDockWidget(self.dock)
             self.dock.deleteLater()
             self.dock = None

@@ -1,10 +1,11 @@
-"""``geofidelity:build_galleries`` — method §3 hard-negative galleries in the store."""
+"""``geofidelity:build_galleries`` — method §3 hard-negative galleries in the store (runs
+``build-galleries`` in the backend process, docs/backend-protocol.md)."""
 from __future__ import annotations
 
 from qgis.core import (QgsProcessingAlgorithm, QgsProcessingOutputFile, QgsProcessingOutputNumber,
                        QgsProcessingParameterBoolean, QgsProcessingParameterFile, QgsProcessingParameterNumber)
 
-from .common import FeedbackProgress, run_core, user_errors
+from .common import flag, option, run_backend, user_errors
 
 
 class BuildGalleriesAlgorithm(QgsProcessingAlgorithm):
@@ -45,10 +46,9 @@ class BuildGalleriesAlgorithm(QgsProcessingAlgorithm):
 
     @user_errors
     def processAlgorithm(self, parameters, context, feedback):  # noqa: N802
-        from geofidelity_plugin.core.evaluation.workflow import build_store_galleries
-
         store = self.parameterAsFile(parameters, self.STORE, context)
-        count = run_core(build_store_galleries, store, self.parameterAsFile(parameters, self.SEGMENTS, context) or None,
-                         self.parameterAsInt(parameters, self.SEED, context),
-                         self.parameterAsBool(parameters, self.KEEP, context), FeedbackProgress(feedback))
-        return {"GALLERIES": count, "STORE_OUT": store}
+        args = ["--store", store, "--seed", self.parameterAsInt(parameters, self.SEED, context)]
+        option(args, "--segments", self.parameterAsFile(parameters, self.SEGMENTS, context))
+        flag(args, "--rebuild", not self.parameterAsBool(parameters, self.KEEP, context))
+        run = run_backend("build-galleries", args, feedback)
+        return {"GALLERIES": run.values.get("GALLERIES", 0), "STORE_OUT": run.path("STORE_OUT") or store}

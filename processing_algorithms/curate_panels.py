@@ -1,23 +1,28 @@
-"""``geofidelity:curate_panels`` — method §2 filters 1–8 and the cap per segment."""
+"""``geofidelity:curate_panels`` — method §2 filters 1–8 and the cap per segment, run by the
+backend process (``curate``), where the SigLIP and Mask2Former models load."""
 from __future__ import annotations
 
 from qgis.core import (QgsProcessingAlgorithm, QgsProcessingOutputNumber, QgsProcessingParameterFile,
                        QgsProcessingParameterFileDestination, QgsProcessingParameterNumber,
                        QgsProcessingParameterString)
 
-from .common import FeedbackProgress, advanced, load_on_completion, run_core, user_errors
+from .common import advanced, load_backend_layers, run_backend, user_errors
 
 
 class CuratePanelsAlgorithm(QgsProcessingAlgorithm):
     STORE, AUDIT, SIGLIP, VISTAS, CAP, SEED, OUTPUT = "STORE", "AUDIT_CSV", "SIGLIP_MODEL", "VISTAS_MODEL", "CAP", "SEED", "OUTPUT"
-    NUMBERS = (("BUFFER", "buffer_m", "Road buffer (m)"), ("SOLAR_MIN", "solar_min_deg", "Minimum solar elevation (°)"),
-               ("SIGLIP_THRESHOLD", "siglip_threshold", "SigLIP street probability ≥"),
-               ("LAPLACIAN_MIN", "laplacian_var_min", "Variance of Laplacian ≥"),
-               ("LUMA_MIN", "luma_min", "Mean luma ≥"), ("LUMA_MAX", "luma_max", "Mean luma ≤"),
-               ("COLOURFULNESS_MIN", "colourfulness_min", "Colourfulness ≥"),
-               ("ASPECT_MIN", "aspect_min", "Aspect ratio ≥"), ("ASPECT_MAX", "aspect_max", "Aspect ratio ≤"),
-               ("PHASH_RADIUS", "phash_radius", "Perceptual-hash Hamming radius"),
-               ("THINNING_M", "thinning_m", "Spatial thinning per sequence (m)"))
+    #: parameter, ``CurationOptions`` field, label, command-line option (commands/reference_panels.py)
+    NUMBERS = (("BUFFER", "buffer_m", "Road buffer (m)", "--buffer"),
+               ("SOLAR_MIN", "solar_min_deg", "Minimum solar elevation (°)", "--solar-min"),
+               ("SIGLIP_THRESHOLD", "siglip_threshold", "SigLIP street probability ≥", "--siglip-threshold"),
+               ("LAPLACIAN_MIN", "laplacian_var_min", "Variance of Laplacian ≥", "--laplacian-min"),
+               ("LUMA_MIN", "luma_min", "Mean luma ≥", "--luma-min"),
+               ("LUMA_MAX", "luma_max", "Mean luma ≤", "--luma-max"),
+               ("COLOURFULNESS_MIN", "colourfulness_min", "Colourfulness ≥", "--colourfulness-min"),
+               ("ASPECT_MIN", "aspect_min", "Aspect ratio ≥", "--aspect-min"),
+               ("ASPECT_MAX", "aspect_max", "Aspect ratio ≤", "--aspect-max"),
+               ("PHASH_RADIUS", "phash_radius", "Perceptual-hash Hamming radius", "--phash-radius"),
+               ("THINNING_M", "thinning_m", "Spatial thinning per sequence (m)", "--thinning"))
 
     def name(self):
         return "curate_panels"
@@ -44,7 +49,7 @@ class CuratePanelsAlgorithm(QgsProcessingAlgorithm):
         return CuratePanelsAlgorithm()
 
     def initAlgorithm(self, config=None):  # noqa: N802
-        from geofidelity_plugin.core.reference_panels.curate import CurationOptions
+        from geofidelity_plugin.core.reference_panels.options import CurationOptions
 
         d = CurationOptions()
         self.addParameter(QgsProcessingParameterFile(self.STORE, "Benchmark store (.sqlite)", fileFilter="SQLite (*.sqlite)"))
@@ -54,7 +59,7 @@ class CuratePanelsAlgorithm(QgsProcessingAlgorithm):
                                                        defaultValue=d.siglip_model or "", optional=True))
         self.addParameter(QgsProcessingParameterString(self.VISTAS, "Mask2Former Vistas model (empty: skip tier 5)",
                                                        defaultValue=d.vistas_model or "", optional=True))
-        for key, attr, label in self.NUMBERS:
+        for key, attr, label, _ in self.NUMBERS:
             self.addParameter(advanced(QgsProcessingParameterNumber(key, label, QgsProcessingParameterNumber.Double,
                                                                     defaultValue=getattr(d, attr))))
         self.addParameter(QgsProcessingParameterNumber(self.CAP, "Images per segment at most", defaultValue=d.cap_per_segment,
@@ -65,37 +70,20 @@ class CuratePanelsAlgorithm(QgsProcessingAlgorithm):
 
     @user_errors
     def processAlgorithm(self, parameters, context, feedback):  # noqa: N802
-        from geofidelity_plugin.core.store.store import BenchmarkStore
-        from geofidelity_plugin.core.manifest import build_manifest, write_manifest
-        from geofidelity_plugin.core.output_paths import check_output_file
-        from geofidelity_plugin.core.reference_panels.curate import CurationOptions
-        from geofidelity_plugin.core.reference_panels.layers import write_images_gpkg
-        from geofidelity_plugin.core.reference_panels.workflow import curate_store
-
-        options = CurationOptions(siglip_model=self.parameterAsString(parameters, self.SIGLIP, context) or None,
-                                  vistas_model=self.parameterAsString(parameters, self.VISTAS, context) or None,
-                                  cap_per_segment=self.parameterAsInt(parameters, self.CAP, context),
-                                  seed=self.parameterAsInt(parameters, self.SEED, context))
-        for key, attr, _ in self.NUMBERS:
-            value = self.parameterAsDouble(parameters, key, context)
-            setattr(options, attr, int(value) if attr == "phash_radius" else value)
-        run_core(options.validate)
+        """Runs ``curate`` in the backend process (docs/backend-protocol.md)."""
         output = self.parameterAsFileOutput(parameters, self.OUTPUT, context)
-        store_path = self.parameterAsFile(parameters, self.STORE, context)
-        audit_csv = self.parameterAsFile(parameters, self.AUDIT, context) or None
-        inputs = {"the benchmark store ('Benchmark store')": store_path,
-                  "the audit CSV ('Manual audit CSV')": audit_csv}
-        run_core(check_output_file, output, "curated image points GeoPackage", inputs=inputs)  # before the long work
-        with BenchmarkStore(store_path, create=False) as store:
-            result = run_core(curate_store, store, options, audit_csv, progress=FeedbackProgress(feedback))
-            write_images_gpkg(output, store.candidates())
-            manifest = build_manifest("curate_panels", options.as_dict(), inputs={"store": str(store.path)},
-                                      outputs={"counts": result.counts(), "gpkg": output}, models=[result.models],
-                                      notes=result.notes, tier_state=result.tier_state)
-        write_manifest(output.rsplit(".", 1)[0] + ".manifest.json", manifest)
-        for note in result.notes:
-            feedback.pushWarning(note)
-        feedback.pushInfo(f"curation: {result.counts()}")
-        load_on_completion(context, f"{output}|layername=reference_images", "GeoFidelity curated images",
-                           self.OUTPUT, "reference_images_status.qml")
-        return {self.OUTPUT: output, "KEPT": result.counts().get("kept", 0)}
+        args = ["--store", self.parameterAsFile(parameters, self.STORE, context), "--out", output,
+                "--siglip-model", self.parameterAsString(parameters, self.SIGLIP, context) or "",
+                "--vistas-model", self.parameterAsString(parameters, self.VISTAS, context) or "",
+                "--cap", self.parameterAsInt(parameters, self.CAP, context),
+                "--seed", self.parameterAsInt(parameters, self.SEED, context)]
+        for key, attr, _, cli in self.NUMBERS:
+            value = self.parameterAsDouble(parameters, key, context)
+            args += [cli, int(value) if attr == "phash_radius" else value]
+        audit_csv = self.parameterAsFile(parameters, self.AUDIT, context)
+        if audit_csv:
+            args += ["--audit-csv", audit_csv]
+        run = run_backend("curate", args, feedback)
+        load_backend_layers(context, run)
+        feedback.pushInfo(f"curation: {run.values.get('COUNTS')}")
+        return {self.OUTPUT: run.path("OUTPUT") or output, "KEPT": run.values.get("KEPT", 0)}

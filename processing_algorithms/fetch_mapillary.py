@@ -1,7 +1,9 @@
 """``geofidelity:fetch_mapillary`` — Mapillary images inside each segment's road buffer
-(method §2). The token comes from a QGIS authentication config (Basic: the password field;
-or a config holding a ``token`` entry), else the ``MAPILLARY_ACCESS_TOKEN`` variable; it is
-never a plain parameter and never written to a log, layer, manifest or project."""
+(method §2), run by the backend process (``fetch-mapillary``). The token comes from a QGIS
+authentication config (Basic: the password field; or a config holding a ``token`` entry), else
+the ``MAPILLARY_ACCESS_TOKEN`` variable; it reaches the backend in that environment variable
+only — never a plain parameter, never on the command line, never written to a log, layer,
+manifest or project."""
 from __future__ import annotations
 
 from qgis.core import (QgsProcessingAlgorithm, QgsProcessingException, QgsProcessingOutputNumber,
@@ -9,7 +11,7 @@ from qgis.core import (QgsProcessingAlgorithm, QgsProcessingException, QgsProces
                        QgsProcessingParameterFileDestination, QgsProcessingParameterNumber,
                        QgsProcessingParameterString)
 
-from .common import FeedbackProgress, advanced, load_on_completion, run_core, user_errors
+from .common import advanced, load_backend_layers, run_backend, user_errors
 
 
 def token_from_authcfg(authcfg: str) -> str | None:
@@ -30,9 +32,14 @@ def token_from_authcfg(authcfg: str) -> str | None:
     return token or None
 
 
+#: the variable the backend reads the token from (core/reference_panels/mapillary.py)
+TOKEN_ENV = "MAPILLARY_ACCESS_TOKEN"
+
+
 class FetchMapillaryAlgorithm(QgsProcessingAlgorithm):
     STORE, SEGMENTS, AUTH, BASE_URL = "STORE", "SEGMENTS", "AUTH", "BASE_URL"
     BUFFER, STEP, WORKERS, RATE, OUTPUT = "BUFFER", "TILE_STEP", "MAX_WORKERS", "REQUESTS_PER_SECOND", "OUTPUT"
+    TIMEOUT = "TIMEOUT"
 
     def name(self):
         return "fetch_mapillary"
@@ -57,7 +64,7 @@ class FetchMapillaryAlgorithm(QgsProcessingAlgorithm):
         return FetchMapillaryAlgorithm()
 
     def initAlgorithm(self, config=None):  # noqa: N802
-        from geofidelity_plugin.core.reference_panels.mapillary import DEFAULT_BASE_URL
+        from geofidelity_plugin.core.reference_panels import options as o
 
         self.addParameter(QgsProcessingParameterFile(self.STORE, "Benchmark store (.sqlite; created if missing)",
                                                      fileFilter="SQLite (*.sqlite)"))
@@ -66,54 +73,48 @@ class FetchMapillaryAlgorithm(QgsProcessingAlgorithm):
         self.addParameter(QgsProcessingParameterAuthConfig(self.AUTH, "Mapillary token (authentication config)",
                                                            optional=True))
         self.addParameter(advanced(QgsProcessingParameterString(self.BASE_URL, "Graph API base URL",
-                                                                defaultValue=DEFAULT_BASE_URL)))
+                                                                defaultValue=o.DEFAULT_BASE_URL)))
         self.addParameter(QgsProcessingParameterNumber(self.BUFFER, "Road buffer (m)", QgsProcessingParameterNumber.Double,
-                                                       defaultValue=30.0, minValue=1))
+                                                       defaultValue=o.FETCH_BUFFER_M, minValue=1))
         self.addParameter(advanced(QgsProcessingParameterNumber(self.STEP, "Box spacing along the segment (m)",
-                                                                QgsProcessingParameterNumber.Double, defaultValue=200.0,
-                                                                minValue=10)))
-        self.addParameter(advanced(QgsProcessingParameterNumber(self.WORKERS, "Parallel downloads", defaultValue=16,
-                                                                minValue=1, maxValue=32)))
+                                                                QgsProcessingParameterNumber.Double,
+                                                                defaultValue=o.FETCH_TILE_STEP_M, minValue=10)))
+        self.addParameter(advanced(QgsProcessingParameterNumber(self.WORKERS, "Parallel downloads",
+                                                                defaultValue=o.FETCH_WORKERS, minValue=1, maxValue=32)))
         self.addParameter(advanced(QgsProcessingParameterNumber(self.RATE, "API requests per second",
-                                                                QgsProcessingParameterNumber.Double, defaultValue=10.0,
-                                                                minValue=0.1)))
+                                                                QgsProcessingParameterNumber.Double,
+                                                                defaultValue=o.FETCH_REQUESTS_PER_SECOND, minValue=0.1)))
+        self.addParameter(advanced(QgsProcessingParameterNumber(
+            self.TIMEOUT, "Seconds to wait for an answer before a request is retried",
+            QgsProcessingParameterNumber.Double, defaultValue=o.FETCH_TIMEOUT_S, minValue=1)))
         self.addParameter(QgsProcessingParameterFileDestination(self.OUTPUT, "Image points", "GeoPackage (*.gpkg)"))
         self.addOutput(QgsProcessingOutputNumber("IMAGES", "Images found"))
         self.addOutput(QgsProcessingOutputNumber("DOWNLOADED", "Images downloaded (not from cache)"))
 
     @user_errors
     def processAlgorithm(self, parameters, context, feedback):  # noqa: N802
-        from geofidelity_plugin.core.store.store import BenchmarkStore
-        from geofidelity_plugin.core.evaluation.workflow import load_segments_gpkg
-        from geofidelity_plugin.core.output_paths import check_output_file
-        from geofidelity_plugin.core.reference_panels.inputs import read_segments_checked
-        from geofidelity_plugin.core.reference_panels.layers import write_images_gpkg
-        from geofidelity_plugin.core.reference_panels.mapillary import MapillaryClient, token_from_env
-        from geofidelity_plugin.core.reference_panels.workflow import check_store_has_a_source, fetch_store
-
-        # the output and the segments first: before the store is opened or a request is sent
-        store_path = self.parameterAsFile(parameters, self.STORE, context)
-        segments_path = self.parameterAsFile(parameters, self.SEGMENTS, context)
-        inputs = {"the benchmark store ('Benchmark store')": store_path,
-                  "the segments GeoPackage ('Segments GeoPackage to load first')": segments_path}
-        output = run_core(check_output_file, self.parameterAsFileOutput(parameters, self.OUTPUT, context),
-                          "image points GeoPackage", inputs=inputs)
-        run_core(check_store_has_a_source, store_path, segments_path)
-        segments = run_core(read_segments_checked, segments_path) if segments_path else None
-        token = token_from_authcfg(self.parameterAsString(parameters, self.AUTH, context)) or run_core(token_from_env)
-        client = MapillaryClient(token, base_url=self.parameterAsString(parameters, self.BASE_URL, context),
-                                 max_workers=self.parameterAsInt(parameters, self.WORKERS, context),
-                                 requests_per_second=self.parameterAsDouble(parameters, self.RATE, context))
-        with client, BenchmarkStore(store_path) as store:
-            if segments:
-                run_core(load_segments_gpkg, store, segments)
-            client.cache_dir = store.root / "mapillary"
-            totals = run_core(fetch_store, store, client, self.parameterAsDouble(parameters, self.BUFFER, context),
-                              self.parameterAsDouble(parameters, self.STEP, context), FeedbackProgress(feedback))
-            run_core(write_images_gpkg, output, store.candidates())
-        output = str(output)
-        feedback.pushInfo(", ".join(f"{k}: {v}" for k, v in totals.items()) +
-                          f"; API requests {client.api_requests}, image requests {client.image_requests}")
-        load_on_completion(context, f"{output}|layername=reference_images", "GeoFidelity Mapillary images",
-                           self.OUTPUT, "reference_images_status.qml")
-        return {self.OUTPUT: output, "IMAGES": totals["images"], "DOWNLOADED": totals["downloaded"]}
+        """Runs ``fetch-mapillary`` in the backend process (docs/backend-protocol.md); the token
+        travels in the child's environment."""
+        output = self.parameterAsFileOutput(parameters, self.OUTPUT, context)
+        args = ["--store", self.parameterAsFile(parameters, self.STORE, context), "--out", output,
+                "--buffer", self.parameterAsDouble(parameters, self.BUFFER, context),
+                "--tile-step", self.parameterAsDouble(parameters, self.STEP, context),
+                "--workers", self.parameterAsInt(parameters, self.WORKERS, context),
+                "--requests-per-second", self.parameterAsDouble(parameters, self.RATE, context),
+                "--timeout", self.parameterAsDouble(parameters, self.TIMEOUT, context)]
+        segments = self.parameterAsFile(parameters, self.SEGMENTS, context)
+        if segments:
+            args += ["--segments", segments]
+        base_url = self.parameterAsString(parameters, self.BASE_URL, context)
+        if base_url:
+            args += ["--base-url", base_url]
+        token = token_from_authcfg(self.parameterAsString(parameters, self.AUTH, context))
+        # without a config the backend reads MAPILLARY_ACCESS_TOKEN from the environment it inherits
+        run = run_backend("fetch-mapillary", args, feedback, env={TOKEN_ENV: token} if token else None)
+        load_backend_layers(context, run)
+        values = run.values
+        feedback.pushInfo(f"images {values.get('IMAGES')}, downloaded {values.get('DOWNLOADED')}, from cache "
+                          f"{values.get('FROM_CACHE')}, failed {values.get('FAILED')}; API requests "
+                          f"{values.get('API_REQUESTS')}, image requests {values.get('IMAGE_REQUESTS')}")
+        return {self.OUTPUT: run.path("OUTPUT") or output, "IMAGES": values.get("IMAGES", 0),
+                "DOWNLOADED": values.get("DOWNLOADED", 0)}

@@ -1,18 +1,21 @@
-"""``geofidelity:generate_panels`` and ``geofidelity:import_generated`` — method §4 panels."""
+"""``geofidelity:generate_panels`` and ``geofidelity:import_generated`` — method §4 panels.
+
+Both run in the backend process (docs/backend-protocol.md): ``generate`` and ``import-generated``."""
 from __future__ import annotations
 
-from qgis.core import (QgsProcessingAlgorithm, QgsProcessingException, QgsProcessingOutputNumber,
-                       QgsProcessingParameterBoolean, QgsProcessingParameterEnum, QgsProcessingParameterFile,
-                       QgsProcessingParameterNumber, QgsProcessingParameterString)
+from qgis.core import (QgsProcessingAlgorithm, QgsProcessingException, QgsProcessingOutputFile,
+                       QgsProcessingOutputFolder, QgsProcessingOutputNumber, QgsProcessingParameterBoolean,
+                       QgsProcessingParameterEnum, QgsProcessingParameterFile, QgsProcessingParameterNumber,
+                       QgsProcessingParameterString)
 
-from .common import FeedbackProgress, advanced, run_core, user_errors
+from .common import advanced, device_or_default, flag, option, run_backend, user_errors
 
 
 class GeneratePanelsAlgorithm(QgsProcessingAlgorithm):
     STORE, GENERATOR, CUSTOM, SAMPLES, SEED, SHARED = "STORE", "GENERATOR", "CUSTOM_FOLDER", "SAMPLES", "SEED", "SHARED_NOISE"
     CONDITIONS, TEMPLATES, STEPS, GUIDANCE, DTYPE, RESOLUTION, NAME = (
         "CONDITIONS", "TEMPLATES", "STEPS", "GUIDANCE", "DTYPE", "RESOLUTION", "CUSTOM_NAME")
-    DEVICE = "DEVICE"
+    DEVICE, OUT = "DEVICE", "GENERATIONS_FOLDER"
 
     def name(self):
         return "generate_panels"
@@ -32,16 +35,17 @@ class GeneratePanelsAlgorithm(QgsProcessingAlgorithm):
                 "generates a panel of images per prompt with one diffusers generator (registered: SDXL, SD 3.5 "
                 "Large, FLUX.1-dev, FLUX.1-schnell, PixArt-Σ, HunyuanDiT; or a local diffusers folder). A distinct "
                 "recorded seed per image, or shared noise across conditions. Resumable: images already made with "
-                "the same settings are kept. Heavy: needs a GPU for the full models.")
+                "the same settings are kept. Heavy: needs a GPU for the full models; runs in the GeoFidelity "
+                "backend (Settings › Options › GeoFidelity).")
 
     def createInstance(self):  # noqa: N802
         return GeneratePanelsAlgorithm()
 
     def initAlgorithm(self, config=None):  # noqa: N802
-        from geofidelity_plugin.core.generation.generators import GENERATORS
-        from geofidelity_plugin.core.generation.prompts import CONDITIONS
+        from geofidelity_plugin.core.generation.options import (CONDITIONS, CUSTOM_DEFAULTS, DEFAULT_SAMPLES,
+                                                                DEFAULT_SEED, generator_choices)
 
-        self.generators = list(GENERATORS) + ["custom folder"]
+        self.generators = generator_choices()
         self.conditions = list(CONDITIONS)
         self.addParameter(QgsProcessingParameterFile(self.STORE, "Benchmark store (.sqlite)", fileFilter="SQLite (*.sqlite)"))
         self.addParameter(QgsProcessingParameterEnum(self.GENERATOR, "Generator", self.generators, defaultValue=0))
@@ -50,51 +54,66 @@ class GeneratePanelsAlgorithm(QgsProcessingAlgorithm):
         self.addParameter(QgsProcessingParameterString(self.NAME, "Custom generator name", optional=True))
         self.addParameter(QgsProcessingParameterEnum(self.CONDITIONS, "Prompt conditions", self.conditions,
                                                      allowMultiple=True, defaultValue=list(range(len(self.conditions)))))
-        self.addParameter(QgsProcessingParameterNumber(self.SAMPLES, "Images per panel", defaultValue=4, minValue=1))
-        self.addParameter(QgsProcessingParameterNumber(self.SEED, "Base seed", defaultValue=0))
+        self.addParameter(QgsProcessingParameterNumber(self.SAMPLES, "Images per panel", defaultValue=DEFAULT_SAMPLES,
+                                                       minValue=1))
+        self.addParameter(QgsProcessingParameterNumber(self.SEED, "Base seed", defaultValue=DEFAULT_SEED))
         self.addParameter(QgsProcessingParameterBoolean(self.SHARED, "Shared noise across conditions (causal deltas)",
                                                         defaultValue=False))
         self.addParameter(advanced(QgsProcessingParameterString(self.TEMPLATES, "Prompt templates (JSON: L0, L1, L2, "
                                                                 "suffix)", optional=True)))
-        for key, label, value, kind in ((self.STEPS, "Steps (custom)", 30, QgsProcessingParameterNumber.Integer),
-                                        (self.GUIDANCE, "Guidance (custom)", 5.0, QgsProcessingParameterNumber.Double),
-                                        (self.RESOLUTION, "Resolution (custom)", 1024, QgsProcessingParameterNumber.Integer)):
-            self.addParameter(advanced(QgsProcessingParameterNumber(key, label, kind, defaultValue=value, minValue=0)))
-        self.addParameter(advanced(QgsProcessingParameterString(self.DTYPE, "dtype (custom)", defaultValue="fp16")))
+        for key, label, kind, setting in (
+                (self.STEPS, "Steps (custom)", QgsProcessingParameterNumber.Integer, "steps"),
+                (self.GUIDANCE, "Guidance (custom)", QgsProcessingParameterNumber.Double, "guidance"),
+                (self.RESOLUTION, "Resolution (custom)", QgsProcessingParameterNumber.Integer, "resolution")):
+            self.addParameter(advanced(QgsProcessingParameterNumber(key, label, kind, minValue=0,
+                                                                    defaultValue=CUSTOM_DEFAULTS[setting])))
+        self.addParameter(advanced(QgsProcessingParameterString(self.DTYPE, "dtype (custom): fp32, fp16 or bf16",
+                                                                defaultValue=CUSTOM_DEFAULTS["dtype"])))
         self.addParameter(advanced(QgsProcessingParameterString(
             self.DEVICE, "Device (cpu, cuda, cuda:N, mps; empty: the GPU when there is one)", optional=True)))
+        self.addParameter(advanced(QgsProcessingParameterFile(
+            self.OUT, "Generations folder (empty: 'generations' beside the store)", optional=True,
+            behavior=QgsProcessingParameterFile.Folder)))
         self.addOutput(QgsProcessingOutputNumber("GENERATED", "Images generated"))
         self.addOutput(QgsProcessingOutputNumber("KEPT", "Images already there (resumed)"))
+        self.addOutput(QgsProcessingOutputFolder("GENERATIONS", "Folder of the generator's images"))
+        self.addOutput(QgsProcessingOutputFile("MANIFEST", "Generation manifest"))
 
     @user_errors
     def processAlgorithm(self, parameters, context, feedback):  # noqa: N802
-        from geofidelity_plugin.core.devices import check_device
-        from geofidelity_plugin.core.store.store import BenchmarkStore
-        from geofidelity_plugin.core.generation.prompts import PromptTemplates
-        from geofidelity_plugin.core.generation.workflow import generate_store
+        """Runs ``generate`` in the backend process (docs/backend-protocol.md)."""
+        from geofidelity_plugin.core.generation.options import CUSTOM_FOLDER_CHOICE
 
-        device = run_core(check_device, self.parameterAsString(parameters, self.DEVICE, context) or None)
         choice = self.generators[self.parameterAsEnum(parameters, self.GENERATOR, context)]
-        custom = None
-        if choice == "custom folder":
+        args = ["--store", self.parameterAsFile(parameters, self.STORE, context),
+                "--samples", self.parameterAsInt(parameters, self.SAMPLES, context),
+                "--seed", self.parameterAsInt(parameters, self.SEED, context)]
+        if choice == CUSTOM_FOLDER_CHOICE:
             folder = self.parameterAsFile(parameters, self.CUSTOM, context)
-            choice = self.parameterAsString(parameters, self.NAME, context)
-            if not folder or not choice:
-                raise QgsProcessingException("a custom generator needs its diffusers folder and a name")
-            custom = {"folder": folder, "steps": self.parameterAsInt(parameters, self.STEPS, context),
-                      "guidance": self.parameterAsDouble(parameters, self.GUIDANCE, context),
-                      "dtype": self.parameterAsString(parameters, self.DTYPE, context),
-                      "resolution": self.parameterAsInt(parameters, self.RESOLUTION, context)}
-        templates = PromptTemplates.from_json(self.parameterAsString(parameters, self.TEMPLATES, context))
+            name = self.parameterAsString(parameters, self.NAME, context).strip()
+            if not folder or not name:
+                raise QgsProcessingException("a custom generator needs its diffusers folder and a name — fill in "
+                                             "'Custom diffusers folder' and 'Custom generator name'")
+            args += ["--generator", name, "--custom-folder", folder,
+                     "--steps", self.parameterAsInt(parameters, self.STEPS, context),
+                     "--guidance", self.parameterAsDouble(parameters, self.GUIDANCE, context),
+                     "--dtype", self.parameterAsString(parameters, self.DTYPE, context),
+                     "--resolution", self.parameterAsInt(parameters, self.RESOLUTION, context)]
+        else:  # a registered generator runs with the protocol's settings: the custom ones are not sent
+            args += ["--generator", choice]
         conditions = [self.conditions[i] for i in self.parameterAsEnums(parameters, self.CONDITIONS, context)]
-        with BenchmarkStore(self.parameterAsFile(parameters, self.STORE, context), create=False) as store:
-            result, skipped = run_core(generate_store, store, choice, self.parameterAsInt(parameters, self.SAMPLES, context),
-                                       self.parameterAsInt(parameters, self.SEED, context),
-                                       self.parameterAsBool(parameters, self.SHARED, context), conditions, templates,
-                                       custom, device=device, progress=FeedbackProgress(feedback))
-        feedback.pushInfo(f"{result.generated} images generated, {result.skipped_existing} kept from earlier runs, "
-                          f"{len(skipped)} prompts skipped")
-        return {"GENERATED": result.generated, "KEPT": result.skipped_existing}
+        if conditions:
+            args += ["--conditions", *conditions]
+        flag(args, "--shared-noise", self.parameterAsBool(parameters, self.SHARED, context))
+        option(args, "--templates", self.parameterAsString(parameters, self.TEMPLATES, context))
+        option(args, "--device", device_or_default(self.parameterAsString(parameters, self.DEVICE, context)))
+        option(args, "--out", self.parameterAsFile(parameters, self.OUT, context))
+        run = run_backend("generate", args, feedback)
+        values = run.values
+        feedback.pushInfo(f"{values.get('GENERATED')} images generated, {values.get('KEPT')} kept from earlier runs, "
+                          f"{values.get('SKIPPED_PROMPTS')} prompts skipped")
+        return {"GENERATED": values.get("GENERATED", 0), "KEPT": values.get("KEPT", 0),
+                "GENERATIONS": run.path("GENERATIONS"), "MANIFEST": run.path("MANIFEST")}
 
 
 class ImportGeneratedAlgorithm(QgsProcessingAlgorithm):
@@ -133,11 +152,12 @@ class ImportGeneratedAlgorithm(QgsProcessingAlgorithm):
 
     @user_errors
     def processAlgorithm(self, parameters, context, feedback):  # noqa: N802
-        from geofidelity_plugin.core.generation.workflow import import_folder_into
-
-        result = run_core(import_folder_into, self.parameterAsFile(parameters, self.STORE, context),
-                          self.parameterAsFile(parameters, self.FOLDER, context),
-                          self.parameterAsString(parameters, self.MODEL, context) or None, FeedbackProgress(feedback),
-                          replace=self.parameterAsBool(parameters, self.REPLACE, context))
-        feedback.pushInfo(f"{result.images} images imported for {', '.join(result.models)}")
-        return {"IMAGES": result.images}
+        """Runs ``import-generated`` in the backend process (docs/backend-protocol.md)."""
+        args = ["--store", self.parameterAsFile(parameters, self.STORE, context),
+                "--folder", self.parameterAsFile(parameters, self.FOLDER, context)]
+        option(args, "--model", self.parameterAsString(parameters, self.MODEL, context).strip())
+        flag(args, "--replace", self.parameterAsBool(parameters, self.REPLACE, context))
+        run = run_backend("import-generated", args, feedback)
+        images = run.values.get("IMAGES", 0)
+        feedback.pushInfo(f"{images} images imported for {', '.join(run.values.get('MODELS') or [])}")
+        return {"IMAGES": images}

@@ -1,11 +1,12 @@
-"""``geofidelity:import_release`` — load the published GeoFidelity-Bench release layout."""
+"""``geofidelity:import_release`` — load the published GeoFidelity-Bench release layout (runs
+``import-release`` in the backend process, docs/backend-protocol.md)."""
 from __future__ import annotations
 
 from qgis.core import (QgsProcessingAlgorithm, QgsProcessingOutputNumber,
                        QgsProcessingParameterFile, QgsProcessingParameterFileDestination,
                        QgsProcessingParameterNumber)
 
-from .common import FeedbackProgress, run_core, user_errors
+from .common import run_backend, user_errors
 
 
 class ImportReleaseAlgorithm(QgsProcessingAlgorithm):
@@ -42,13 +43,12 @@ class ImportReleaseAlgorithm(QgsProcessingAlgorithm):
 
     @user_errors
     def processAlgorithm(self, parameters, context, feedback):  # noqa: N802
-        from geofidelity_plugin.core.evaluation.workflow import import_release_into
-
         store = self.parameterAsFileOutput(parameters, self.STORE, context)
-        counts = run_core(import_release_into, self.parameterAsFile(parameters, self.ROOT, context), store,
-                          self.parameterAsInt(parameters, self.SEED, context), FeedbackProgress(feedback))
-        for key, value in counts.items():
-            feedback.pushInfo(f"{key}: {value}")
-        if counts["missing_files"]:
-            feedback.pushWarning(f"{counts['missing_files']} image files listed by the release are missing on disk")
-        return {self.STORE: store, "SEGMENTS": counts["segments"], "MISSING_FILES": counts["missing_files"]}
+        run = run_backend("import-release", ["--release", self.parameterAsFile(parameters, self.ROOT, context),
+                                             "--store", store,
+                                             "--seed", self.parameterAsInt(parameters, self.SEED, context)], feedback)
+        values = run.values
+        for key, value in values.items():
+            feedback.pushInfo(f"{key.lower()}: {value}")
+        return {self.STORE: run.path("STORE") or store, "SEGMENTS": values.get("SEGMENTS", 0),
+                "MISSING_FILES": values.get("MISSING_FILES", 0)}

@@ -1,10 +1,11 @@
-"""``geofidelity:report`` — an HTML report with PNG figures of one evaluation (method §6–§8)."""
+"""``geofidelity:report`` — an HTML report with PNG figures of one evaluation (method §6–§8); runs
+``report`` in the backend process (docs/backend-protocol.md)."""
 from __future__ import annotations
 
 from qgis.core import (QgsProcessingAlgorithm, QgsProcessingOutputHtml, QgsProcessingParameterFile,
                        QgsProcessingParameterFileDestination, QgsProcessingParameterString)
 
-from .common import run_core, user_errors
+from .common import option, run_backend, user_errors
 
 
 class ReportAlgorithm(QgsProcessingAlgorithm):
@@ -40,10 +41,10 @@ class ReportAlgorithm(QgsProcessingAlgorithm):
 
     @user_errors
     def processAlgorithm(self, parameters, context, feedback):  # noqa: N802
-        from geofidelity_plugin.core.report.html import write_report
-
-        out = self.parameterAsFileOutput(parameters, self.OUTPUT, context) or None
-        path = run_core(write_report, self.parameterAsFile(parameters, self.EVALUATION, context), out,
-                        self.parameterAsString(parameters, self.TITLE, context) or None, warn=feedback.pushWarning)
+        args = ["--evaluation", self.parameterAsFile(parameters, self.EVALUATION, context)]
+        option(args, "--out", self.parameterAsFileOutput(parameters, self.OUTPUT, context))
+        option(args, "--title", self.parameterAsString(parameters, self.TITLE, context))
+        run = run_backend("report", args, feedback)
+        path = run.path("REPORT_HTML")
         feedback.pushInfo(f"report: {path}")
-        return {self.OUTPUT: str(path), "REPORT_HTML": str(path)}
+        return {self.OUTPUT: path, "REPORT_HTML": path}

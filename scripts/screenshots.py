@@ -50,7 +50,11 @@ def main(demo: Path, out: Path) -> int:
     feature = max(margin.getFeatures(), key=lambda f: f["margin_hard"] or -9)
     dock.show()
     dock.show_feature(margin, feature)
-    dock.loader.wait()
+    for _ in range(4):  # the dock reads the store and decodes thumbnails off the GUI thread
+        dock.pool.waitForDone(20000)
+        app.processEvents()
+        dock.loader.wait()
+        app.processEvents()
     settle(app, 2)
     window.grab().save(str(out / "inspector.png"))
     print(f"screenshots: {out / 'map_margins.png'}, {out / 'inspector.png'}")

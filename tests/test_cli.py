@@ -22,6 +22,21 @@ def test_help():
         assert flag in out.stdout
 
 
+def test_output_commands_offer_every_choice_of_their_algorithms():
+    """The Processing algorithms run these commands: each of their parameters has its option."""
+    for command, flags in {
+        "generate": ("--store", "--generator", "--custom-folder", "--steps", "--guidance", "--dtype", "--resolution",
+                     "--samples", "--seed", "--shared-noise", "--conditions", "--templates", "--device", "--out"),
+        "import-generated": ("--store", "--folder", "--model", "--replace"),
+        "build-galleries": ("--store", "--segments", "--seed", "--rebuild"),
+        "import-release": ("--release", "--store", "--seed"),
+        "report": ("--evaluation", "--out", "--title"),
+    }.items():
+        out = _cli(command, "--help")
+        assert out.returncode == 0, out.stderr
+        assert [flag for flag in flags if flag not in out.stdout] == [], command
+
+
 def test_select_segments(tmp_path, helsinki_pbf):
     target = tmp_path / "s.gpkg"
     out = _cli("select-segments", "--cities", str(resource("data", "demo_cities.csv")), "--osm",

@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from PIL import Image
+from qgis.core import QgsProcessingFeedback
 
 from geofidelity_plugin.core.errors import Cancelled, InputError
 from geofidelity_plugin.core.store.store import BenchmarkStore
@@ -365,3 +366,82 @@ def test_import_folder_names_unknown_conditions_and_segments(tmp_path):
     (tmp_path / "empty" / "m1" / "L1").mkdir(parents=True)
     with pytest.raises(InputError, match="no images found"):
         import_generated_folder(tmp_path / "empty", store, None)
+
+
+# -- through Processing: the generator runs in the backend process --------------------------------------
+class _Feedback(QgsProcessingFeedback):
+    """What a Processing run showed: relayed messages, stage texts and the backend's command line."""
+
+    def __init__(self):
+        super().__init__()
+        self.lines = []
+
+    def pushInfo(self, info):  # noqa: N802
+        self.lines.append(info)
+
+    pushWarning = pushDebugInfo = pushConsoleInfo = setProgressText = pushInfo
+
+
+def test_generate_panels_algorithm_runs_the_generator_in_the_backend(qgis_provider, tiny_sd, tmp_path):
+    """Every parameter reaches ``generate`` in a child process; its counts, folder and stages come
+    back; a second run keeps every image without loading the generator again."""
+    import os
+
+    import processing
+    from processing_algorithms import backend
+    from geofidelity_plugin.core.generation.options import generator_choices
+
+    _store(tmp_path).close()
+    params = {"STORE": str(tmp_path / "benchmark.sqlite"), "GENERATOR": generator_choices().index("custom folder"),
+              "CUSTOM_FOLDER": str(tiny_sd), "CUSTOM_NAME": "tiny", "CONDITIONS": [CONDITIONS.index("L1")],
+              "SAMPLES": 2, "SEED": 3, "STEPS": 2, "RESOLUTION": 32, "DEVICE": "cpu",
+              "GENERATIONS_FOLDER": str(tmp_path / "gens")}
+    feedback = _Feedback()
+    result = processing.run("geofidelity:generate_panels", params, feedback=feedback)
+    assert (result["GENERATED"], result["KEPT"]) == (2 * len(SEGMENTS), 0)
+    assert backend.LAST_RUN["command"] == "generate" and backend.LAST_RUN["pid"] != os.getpid()
+    command = next(line for line in feedback.lines if line.startswith("GeoFidelity backend:"))
+    for part in ("--generator tiny", "--steps 2", "--resolution 32", "--samples 2", "--seed 3", "--conditions L1",
+                 "--device cpu", f"--out {tmp_path / 'gens'}"):
+        assert part in command, command
+    assert any(line.startswith("loading the generator tiny") for line in feedback.lines), feedback.lines
+    assert Path(result["GENERATIONS"]) == tmp_path / "gens" / "tiny" and Path(result["MANIFEST"]).is_file()
+    assert len(list((tmp_path / "gens" / "tiny" / "L1").rglob("*.jpg"))) == 2 * len(SEGMENTS)
+    with BenchmarkStore(tmp_path / "benchmark.sqlite", create=False) as store:
+        panels = store.generated_panels()
+    assert sorted(img["seed"] for img in panels[("tiny", "L1", "hel-001")]) == sorted(
+        seed_for(3, "tiny", "hel-001", "L1", sample, False) for sample in range(2))
+    feedback = _Feedback()
+    again = processing.run("geofidelity:generate_panels", params, feedback=feedback)
+    assert (again["GENERATED"], again["KEPT"]) == (0, 2 * len(SEGMENTS))
+    assert not any(line.startswith("loading the generator") for line in feedback.lines)
+
+
+def test_generate_panels_algorithm_messages(qgis_provider, tmp_path):
+    """A custom folder without its name is refused before the backend starts; the backend's own
+    refusal (an unknown device, before any model loads) reaches the dialog as its message."""
+    import processing
+    from qgis.core import QgsProcessingException
+    from geofidelity_plugin.core.generation.options import generator_choices
+
+    _store(tmp_path).close()
+    store = str(tmp_path / "benchmark.sqlite")
+    with pytest.raises(QgsProcessingException, match="needs its diffusers folder and a name"):
+        processing.run("geofidelity:generate_panels", {"STORE": store, "GENERATOR": generator_choices().index(
+            "custom folder"), "CUSTOM_FOLDER": str(tmp_path)})
+    with pytest.raises(QgsProcessingException, match="unknown device 'quantum'"):
+        processing.run("geofidelity:generate_panels", {"STORE": store, "GENERATOR": 0, "DEVICE": "quantum"})
+    assert not (tmp_path / "generations").exists()
+
+
+def test_import_generated_algorithm_runs_in_the_backend(qgis_provider, tmp_path):
+    import processing
+    from processing_algorithms import backend
+
+    _store(tmp_path).close()
+    _write_images(tmp_path / "elsewhere", ["L1/hel-001/00.jpg", "L1/hel-001/01.jpg", "L0/tre-001/00.jpg"])
+    params = {"STORE": str(tmp_path / "benchmark.sqlite"), "FOLDER": str(tmp_path / "elsewhere"), "MODEL_NAME": "ext"}
+    assert processing.run("geofidelity:import_generated", params)["IMAGES"] == 3
+    assert backend.LAST_RUN["command"] == "import-generated"
+    with BenchmarkStore(tmp_path / "benchmark.sqlite", create=False) as store:
+        assert set(store.generated_panels()) == {("ext", "L1", "hel-001"), ("ext", "L0", "tre-001")}

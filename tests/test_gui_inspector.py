@@ -1,16 +1,26 @@
 """The inspector in real QGIS widgets (offscreen): a click on a known segment fills the dock
-with that segment's thumbnails and scores; audit clicks persist after the project is reloaded."""
+with that segment's thumbnails and scores; audit clicks persist after the project is reloaded.
+The store and the images are read in worker threads, one segment per click, and the scores
+file once per evaluation."""
 from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+import threading
 
 import pytest
 from qgis.core import QgsProject, QgsVectorLayer
 from qgis.gui import QgsMapMouseEvent
 from qgis.PyQt.QtCore import QCoreApplication, QEvent, QPoint, Qt
 
-from eval_fixtures import TableEmbedder, make_store
+from conftest import REPO
+from eval_fixtures import CONDITIONS, TableEmbedder, make_store
 from geofidelity_plugin.core.evaluation.evaluate import EvaluationOptions, evaluate_store, evaluation_manifest
 from geofidelity_plugin.core.evaluation.outputs import write_outputs
-from geofidelity_plugin.core.store.store import BenchmarkStore
+from geofidelity_plugin.core.store.store import BenchmarkStore, GeneratedImage
 
 
 @pytest.fixture
@@ -42,8 +52,11 @@ def _click(canvas, tool, layer, segment_id):
 
 
 def _settle(dock):
-    dock.loader.wait()
-    for _ in range(20):
+    """Let the worker reads and thumbnail decodes finish and their queued signals arrive."""
+    for _ in range(4):
+        assert dock.pool.waitForDone(20000)
+        QCoreApplication.processEvents()
+        assert dock.loader.wait(20000)
         QCoreApplication.processEvents()
 
 
@@ -66,8 +79,9 @@ def test_click_fills_the_dock(qgis_app, qgis_canvas, evaluated):
     tool.segmentIdentified.connect(dock.show_feature)
     target = "gb-beta-1"
     _click(qgis_canvas, tool, layer, target)
-    assert dock.view is not None and dock.view.segment_id == target
+    assert dock.loading and dock.view is None and "loading" in dock.title.text()  # the GUI did not wait
     _settle(dock)
+    assert not dock.loading and dock.view is not None and dock.view.segment_id == target
     assert dock.references.count() == 8 and "1/2" in dock.page_label.text()  # 10 images, paged by 8
     assert all(not dock.references.item(i).icon().isNull() for i in range(dock.references.count()))
     assert dock.generated.count() == 4
@@ -94,9 +108,12 @@ def test_audit_persists_after_project_reload(qgis_app, qgis_canvas, evaluated, t
     dock, tool = InspectorDock(), SegmentIdentifyTool(qgis_canvas)
     tool.segmentIdentified.connect(dock.show_feature)
     _click(qgis_canvas, tool, layer, "fi-alpha-0")
+    _settle(dock)
     dock.references.item(0).setSelected(True)
     dock.references.item(2).setSelected(True)
     dock.reject_button.click()  # the audit click, as a person does it
+    _settle(dock)  # the write runs in the worker
+    assert [img.audit for img in dock.view.references].count("reject") == 2
     project_file = tmp_path / "inspect.qgz"
     assert QgsProject.instance().write(str(project_file))
     QgsProject.instance().clear()
@@ -107,6 +124,7 @@ def test_audit_persists_after_project_reload(qgis_app, qgis_canvas, evaluated, t
     dock2, tool2 = InspectorDock(), SegmentIdentifyTool(qgis_canvas)
     tool2.segmentIdentified.connect(dock2.show_feature)
     _click(qgis_canvas, tool2, reloaded, "fi-alpha-0")
+    _settle(dock2)
     flags = [img.audit for img in dock2.view.references]
     assert flags.count("reject") == 2 and flags[0] == "reject" and flags[2] == "reject"
     assert "✘" in dock2.references.item(0).text()
@@ -151,9 +169,228 @@ def test_damaged_store_is_a_message_in_the_dock(qgis_app, qgis_canvas, evaluated
     dock, tool = InspectorDock(), SegmentIdentifyTool(qgis_canvas)
     tool.segmentIdentified.connect(dock.show_feature)
     _click(qgis_canvas, tool, layer, "gb-beta-1")
-    assert dock.view is None
+    _settle(dock)
+    assert dock.view is None and not dock.loading
     assert "cannot show this segment" in dock.title.text() and str(store) in dock.title.text()
     assert "not a GeoFidelity benchmark store" in dock.problem
     assert dock.references.count() == 0
     assert dock.set_audit("reject") == 0  # nothing selected, nothing raised
     QgsProject.instance().removeMapLayer(layer.id())
+
+
+# -- one segment per click, off the GUI thread ------------------------------------------------------
+def _synthetic_store(path, n_segments, models=("m1", "m2"), refs=3, samples=4):
+    """A store of ``n_segments`` (image files are not needed to read the store)."""
+    ids = [f"seg-{i:04d}" for i in range(n_segments)]
+    with BenchmarkStore(path) as store:
+        store.put_segments([{"segment_id": sid, "city": f"C{i % 5}", "street_name": f"Street {i}", "length_m": 100 + i,
+                             "centroid_lon": i * 0.01, "centroid_lat": 60.0} for i, sid in enumerate(ids)])
+        store.put_reference_images([{"reference_id": f"{sid}:{j}", "segment_id": sid, "image_id": f"{sid}-{j}",
+                                     "image_path": f"refs/{sid}/{j}.jpg"} for sid in ids for j in range(refs)])
+        store.put_generated([GeneratedImage(m, c, sid, s, f"gen/{m}/{c}/{sid}/{s}.png", seed=s, prompt=f"{c} prompt")
+                             for m in models for c in CONDITIONS for sid in ids for s in range(samples)])
+        store.put_galleries({sid: {"nearest_same_city": ids[(i + 1) % n_segments],
+                                   "random_other_city": ids[(i + 3) % n_segments]} for i, sid in enumerate(ids)})
+    return ids
+
+
+def _traced_click(reader, segment_id):
+    """The view, the SQL statements run for it and the SQLite VM steps (in hundreds) they took."""
+    db = reader.connection()
+    statements, steps = [], [0]
+
+    def step():
+        steps[0] += 1
+        return 0
+
+    db.set_trace_callback(statements.append)
+    db.set_progress_handler(step, 100)
+    try:
+        view = reader.view(segment_id, "m2", "L2")
+    finally:
+        db.set_trace_callback(None)
+        db.set_progress_handler(None, 0)
+    return view, statements, steps[0]
+
+
+def test_a_click_reads_only_that_segment(tmp_path):
+    from geofidelity_plugin.core.inspect.segment_view import SegmentReader
+
+    small_ids = _synthetic_store(tmp_path / "small.sqlite", 8)
+    big_ids = _synthetic_store(tmp_path / "big.sqlite", 400)
+    small, big = SegmentReader(tmp_path / "small.sqlite"), SegmentReader(tmp_path / "big.sqlite")
+    view, statements, small_steps = _traced_click(small, small_ids[4])
+    big_view, big_statements, big_steps = _traced_click(big, big_ids[200])
+    assert big_view.segment_id == "seg-0200" and big_view.facts["length_m"] == 300
+    assert [i.reference_id for i in big_view.references] == [f"seg-0200:{j}" for j in range(3)]
+    assert big_view.references[0].path == str((tmp_path / "refs" / "seg-0200" / "0.jpg").resolve())
+    assert {k: n for k, (n, _) in big_view.negatives.items()} == {"nearest_same_city": "seg-0201",
+                                                                  "random_other_city": "seg-0203"}
+    assert (big_view.model, big_view.condition, len(big_view.generated)) == ("m2", "L2", 4)
+    assert big_view.models == ["m1", "m2"] and big_view.conditions == sorted(CONDITIONS)
+    assert "L2 prompt" in big_view.generated[0].tooltip
+    # the same statements for 8 or 400 segments, each an index look-up, and no more work for 50× the rows
+    assert len(big_statements) == len(statements)
+    plans = {sql: [row[-1] for row in big.connection().execute("EXPLAIN QUERY PLAN " + sql)] for sql in big_statements}
+    scans = {sql: plan for sql, plan in plans.items() if any(p.startswith("SCAN") for p in plan)}
+    assert not scans
+    segment_reads = [sql for sql in big_statements if "segment_id =" in sql]
+    assert segment_reads and all(any(f"'{sid}'" in sql for sid in ("seg-0200", "seg-0201", "seg-0203"))
+                                 for sql in segment_reads)
+    assert big_steps <= 2 * small_steps + 2
+    small.close(), big.close()
+
+
+def test_reader_of_a_damaged_or_foreign_file_says_so(tmp_path):
+    from geofidelity_plugin.core.errors import InputError
+    from geofidelity_plugin.core.inspect.segment_view import SegmentReader
+
+    _synthetic_store(tmp_path / "store.sqlite", 4)
+    with pytest.raises(InputError, match="is not in store.sqlite — pick a segment"):
+        SegmentReader(tmp_path / "store.sqlite").view("nowhere")
+    with pytest.raises(InputError, match="benchmark store not found"):
+        SegmentReader(tmp_path / "missing.sqlite").view("seg-0000")
+    other = tmp_path / "other.sqlite"
+    with sqlite3.connect(other) as db:
+        db.execute("CREATE TABLE roads (id TEXT)")
+    with pytest.raises(InputError, match="not a GeoFidelity benchmark store .* segments or reference_images"):
+        SegmentReader(other).view("seg-0000")
+    # a store without an evaluation folder has no scores, and a missing scores file is a note
+    reader = SegmentReader(tmp_path / "store.sqlite", tmp_path / "no-evaluation-here")
+    view = reader.view("seg-0001")
+    assert view.scores == {} and "no per_panel_scores.csv" in view.notes[0] and "run Evaluate" in view.notes[0]
+
+
+def test_the_negative_kinds_are_the_gallery_kinds():
+    from geofidelity_plugin.core.evaluation.galleries import ALL_KINDS
+    from geofidelity_plugin.core.inspect.segment_view import NEGATIVE_KINDS
+
+    assert NEGATIVE_KINDS == ALL_KINDS
+
+
+def test_clicks_read_in_a_worker_and_the_scores_file_once(qgis_app, qgis_canvas, evaluated):
+    from geofidelity_plugin.gui.inspector_dock import InspectorDock
+    from geofidelity_plugin.gui.map_tool import SegmentIdentifyTool
+
+    store, evaluation, gpkg = evaluated
+    layer = _layer(gpkg, store, evaluation)
+    _open(qgis_canvas, layer)
+    dock, tool = InspectorDock(), SegmentIdentifyTool(qgis_canvas)
+    tool.segmentIdentified.connect(dock.show_feature)
+    gui_thread = threading.get_ident()
+    _click(qgis_canvas, tool, layer, "fi-alpha-0")
+    _settle(dock)
+    reader = dock.reader
+    statements = []
+    reader.connection().set_trace_callback(lambda sql: statements.append((threading.get_ident(), sql)))
+    _click(qgis_canvas, tool, layer, "gb-beta-1")
+    _settle(dock)
+    assert dock.view.segment_id == "gb-beta-1" and dock.reader is reader  # one reader per store and evaluation
+    assert reader.scores.loads == 1  # two segments, one read of per_panel_scores.csv
+    assert statements and gui_thread not in {thread for thread, _ in statements}
+    assert any("'gb-beta-1'" in sql for _, sql in statements) and not any("'fi-alpha-0'" in sql for _, sql in statements)
+    assert dock.read_threads and gui_thread not in dock.read_threads
+    assert dock.loader.decoder_threads and gui_thread not in dock.loader.decoder_threads
+    # a new evaluation into the same folder: the next click reads the file again
+    csv_path = evaluation / "per_panel_scores.csv"
+    lines = csv_path.read_text(encoding="utf-8").splitlines()
+    header = lines[0].split(",")
+    column = header.index("cos_sim")
+    for n, line in enumerate(lines):
+        cells = line.split(",")
+        if cells[:3] == ["m1", "L1", "gb-beta-1"]:
+            cells[column] = "0.25"
+            lines[n] = ",".join(cells)
+    csv_path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    _click(qgis_canvas, tool, layer, "gb-beta-1")
+    _settle(dock)
+    assert reader.scores.loads == 2
+    headers = [dock.scores.horizontalHeaderItem(j).text() for j in range(dock.scores.columnCount())]
+    assert dock.scores.item(0, headers.index("m1")).text() == "0.250"
+    # a damaged scores file: the panels are shown, the scores are a message
+    csv_path.write_text("segment,value\nx,1\n", encoding="utf-8")
+    _click(qgis_canvas, tool, layer, "fi-alpha-0")
+    _settle(dock)
+    assert dock.view is not None and dock.references.count() == 8 and dock.scores.columnCount() == 0
+    assert "not a per-panel scores file" in dock.title.text() and "run Evaluate" in dock.title.text()
+    dock.stop()
+    QgsProject.instance().removeMapLayer(layer.id())
+
+
+def test_a_newer_click_supersedes_an_older_one(qgis_app, qgis_canvas, evaluated):
+    from geofidelity_plugin.gui.inspector_dock import InspectorDock
+    from geofidelity_plugin.gui.map_tool import SegmentIdentifyTool
+
+    store, evaluation, gpkg = evaluated
+    layer = _layer(gpkg, store, evaluation)
+    _open(qgis_canvas, layer)
+    dock, tool = InspectorDock(), SegmentIdentifyTool(qgis_canvas)
+    tool.segmentIdentified.connect(dock.show_feature)
+    shown, fill = [], dock._fill
+    dock._fill = lambda: (shown.append(dock.view.segment_id), fill())
+    _click(qgis_canvas, tool, layer, "fi-alpha-0")
+    _click(qgis_canvas, tool, layer, "gb-beta-1")  # before the first read came back
+    _settle(dock)
+    assert shown == ["gb-beta-1"]
+    assert {dock.references.item(i).data(Qt.UserRole + 1).split(":")[0] for i in range(dock.references.count())} \
+        == {"gb-beta-1"}
+    dock.stop()
+    QgsProject.instance().removeMapLayer(layer.id())
+
+
+def test_thumbnails_are_decoded_in_a_worker_and_older_requests_dropped(qgis_app, evaluated):
+    from geofidelity_plugin.gui.thumbnails import ThumbnailLoader
+
+    store, _, _ = evaluated
+    images = sorted(str(p) for p in (store.parent / "refs").rglob("*.png"))
+    loader, arrived = ThumbnailLoader(), []
+    loader.ready.connect(lambda path, size, image: arrived.append((path, size, image.width(), image.height())))
+    for path in images[:6]:
+        loader.request(path, 16)
+    loader.begin()  # a new click: what the first one asked for is no longer delivered
+    for path in images[6:9]:
+        loader.request(path, 16)
+    assert arrived == []  # nothing decoded on the GUI thread while requesting
+    assert loader.wait()
+    QCoreApplication.processEvents()
+    assert sorted(a[0] for a in arrived) == images[6:9]
+    assert all(size == 16 and (w, h) == (16, 12) for _, size, w, h in arrived)  # 32×24 scaled to fit 16
+    assert loader.decoder_threads and threading.get_ident() not in loader.decoder_threads
+    loader.request(images[6], 16)  # from the cache, at once
+    assert arrived[-1][0] == images[6] and len(arrived) == 4
+
+
+_NO_HEAVY_IMPORTS = r"""
+import json, sys
+from qgis.core import QgsApplication, QgsFeature, QgsVectorLayer
+from qgis.PyQt.QtCore import QCoreApplication
+app = QgsApplication([], False)
+app.initQgis()
+from geofidelity_plugin.gui.inspector_dock import InspectorDock
+from geofidelity_plugin.gui.map_tool import SegmentIdentifyTool
+layer = QgsVectorLayer("Point?crs=EPSG:4326&field=segment_id:string", "segments", "memory")
+layer.setCustomProperty("geofidelity/store", sys.argv[1])
+layer.setCustomProperty("geofidelity/evaluation", sys.argv[2])
+feature = QgsFeature(layer.fields())
+feature["segment_id"] = "gb-beta-1"
+dock = InspectorDock()
+dock.show_feature(layer, feature)
+for _ in range(4):
+    dock.pool.waitForDone(20000); QCoreApplication.processEvents()
+    dock.loader.wait(20000); QCoreApplication.processEvents()
+heavy = [m for m in ("numpy", "PIL", "torch", "scipy", "transformers", "diffusers", "shapely", "pyproj")
+         if m in sys.modules]
+print(json.dumps({"heavy": heavy, "shown": dock.view.segment_id if dock.view else dock.title.text(),
+                  "references": dock.references.count()}))
+dock.stop()
+"""
+
+
+def test_the_dock_imports_no_scientific_stack(evaluated):
+    store, evaluation, _ = evaluated
+    out = subprocess.run([sys.executable, "-c", _NO_HEAVY_IMPORTS, str(store), str(evaluation)], cwd=REPO,
+                         capture_output=True, text=True, timeout=120,
+                         env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
+    assert out.returncode == 0, out.stderr[-2000:]
+    result = json.loads(out.stdout.strip().splitlines()[-1])
+    assert result == {"heavy": [], "shown": "gb-beta-1", "references": 8}

@@ -32,7 +32,23 @@ def installed(plugin_zip, tmp_path_factory):
     env = qgis_process_env(root, home)
     enable = run_qgis_process(["plugins", "enable", "geofidelity_plugin"], env)
     assert enable.returncode == 0, enable.stdout + enable.stderr
+    # An installed plugin is no checkout: it finds no .venv of its own. Configure the backend the way a
+    # user does (Settings › Options › GeoFidelity writes this key of the profile's QGIS3.ini).
+    ini = home / "qgis-profile" / "profiles" / "default" / "QGIS" / "QGIS3.ini"
+    assert ini.exists(), f"qgis_process wrote no profile settings at {ini}"
+    _set_ini_value(ini, "Processing", "Configuration\\GEOFIDELITY_BACKEND_PYTHON", str(REPO / ".venv" / "bin" / "python"))
     return root, env
+
+
+def _set_ini_value(ini, section: str, key: str, value: str) -> None:
+    """Add ``key=value`` under ``[section]`` of a QSettings ini file (kept otherwise as it is)."""
+    lines = ini.read_text(encoding="utf-8").splitlines()
+    lines = [line for line in lines if not line.startswith(key + "=")]
+    if f"[{section}]" in lines:
+        lines.insert(lines.index(f"[{section}]") + 1, f"{key}={value}")
+    else:
+        lines += ["", f"[{section}]", f"{key}={value}"]
+    ini.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
 def test_zip_contents(plugin_zip):
@@ -86,3 +102,21 @@ def test_qgis_process_bad_input_fails_cleanly(installed, tmp_path):
     assert out.returncode == 1, (out.returncode, out.stderr[-1000:])
     assert "OSM file not found" in out.stdout + out.stderr
     assert not (tmp_path / "x.gpkg").exists()
+
+
+def test_installed_plugin_without_backend_says_how_to_configure(plugin_zip, tmp_path, helsinki_pbf):
+    """A fresh install with no backend configured fails with the place to configure it, not a traceback."""
+    root = tmp_path / "plugins"
+    with zipfile.ZipFile(plugin_zip) as zf:
+        zf.extractall(root)
+    env = qgis_process_env(root, tmp_path / "home")
+    env.pop("GEOFIDELITY_BACKEND_PYTHON", None)
+    assert run_qgis_process(["plugins", "enable", "geofidelity_plugin"], env).returncode == 0
+    out = run_qgis_process(["run", "geofidelity:select_segments", "--",
+                            f"CITIES={REPO / 'resources' / 'data' / 'demo_cities.csv'}",
+                            f"OSM_FILE={helsinki_pbf}", f"OUTPUT={tmp_path / 'segments.gpkg'}"], env)
+    text = out.stdout + out.stderr
+    assert out.returncode != 0
+    assert "no GeoFidelity backend is configured" in text and "Settings › Options › GeoFidelity" in text, text
+    assert "Traceback" not in text
+    assert not (tmp_path / "segments.gpkg").exists()

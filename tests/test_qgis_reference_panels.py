@@ -148,6 +148,33 @@ def test_fetch_curate_coverage_and_token_hygiene(qgis_provider, segments_gpkg, t
     QgsProject.instance().clear()
 
 
+def test_token_reaches_the_backend_in_its_environment_and_no_log_line(qgis_provider, segments_gpkg, tmp_path,
+                                                                      monkeypatch):
+    """The token of the authentication config is the backend's MAPILLARY_ACCESS_TOKEN: the child
+    sends it to the API, while the command line QGIS logs, every relayed line and QGIS's own
+    environment stay without it."""
+    import os
+
+    import processing
+    from processing_algorithms import backend
+
+    monkeypatch.delenv("MAPILLARY_ACCESS_TOKEN", raising=False)
+    feedback = RecordingFeedback()
+    with FakeMapillary(_fake_images(segments_gpkg)) as fake:
+        result = processing.run("geofidelity:fetch_mapillary", {
+            "STORE": str(tmp_path / "store.sqlite"), "SEGMENTS": str(segments_gpkg), "AUTH": _auth_config(TOKEN),
+            "BASE_URL": fake.base_url, "OUTPUT": str(tmp_path / "images.gpkg")}, feedback=feedback)
+    assert result["IMAGES"] > 0 and fake.auth_headers
+    assert all(h == f"OAuth {TOKEN}" for h in fake.auth_headers)  # the child had the token
+    assert backend.LAST_RUN["command"] == "fetch-mapillary" and backend.LAST_RUN["pid"] != os.getpid()
+    commands = [line for line in feedback.lines if line.startswith("GeoFidelity backend:")]
+    assert len(commands) == 1 and "fetch-mapillary" in commands[0] and fake.base_url in commands[0]
+    secret = TOKEN.split("|")[-1]
+    assert not [line for line in feedback.lines if TOKEN in line or secret in line]
+    assert "MAPILLARY_ACCESS_TOKEN" not in os.environ  # handed to the child only
+    assert not _files_with(tmp_path, secret.encode())
+
+
 def test_missing_token_is_a_clear_error(qgis_provider, segments_gpkg, tmp_path, monkeypatch):
     import processing
     from qgis.core import QgsProcessingException

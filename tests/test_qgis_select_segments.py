@@ -111,6 +111,58 @@ def test_line_layer_source_and_city_points(qgis_provider, tmp_path, helsinki_pbf
     assert from_layer[0]["neighbourhood"] == ""  # no place layer given
 
 
+class RecordingFeedback(QgsProcessingFeedback):
+    def __init__(self):
+        super().__init__()
+        self.lines = []
+
+    def pushDebugInfo(self, info):  # noqa: N802
+        self.lines.append(info)
+
+
+def test_memory_city_layer_is_exported_and_used(qgis_provider, tmp_path, helsinki_pbf):
+    """A memory layer of city points (EPSG:3067, one of two points selected) reaches the backend
+    as a GeoPackage in WGS84: only the selected city is used, at its own transformed centre."""
+    import json
+    from pathlib import Path
+
+    import processing
+    from qgis.core import (QgsCoordinateReferenceSystem, QgsCoordinateTransform,
+                           QgsProcessingFeatureSourceDefinition)
+
+    cities = QgsVectorLayer("Point?crs=EPSG:3067&field=name:string&field=country:string&field=country_code:string",
+                            "cities", "memory")
+    points = {"Helsingfors": QgsPointXY(385920.0, 6672240.0), "Nowhere": QgsPointXY(600000.0, 7300000.0)}
+    feats = []
+    for name, point in points.items():
+        f = QgsFeature(cities.fields())
+        f.setAttributes([name, "Suomi", "FI"])
+        f.setGeometry(QgsGeometry.fromPointXY(point))
+        feats.append(f)
+    cities.dataProvider().addFeatures(feats)
+    QgsProject.instance().addMapLayer(cities)
+    cities.selectByExpression("\"name\" = 'Helsingfors'")
+    feedback = RecordingFeedback()
+    out = tmp_path / "seg.gpkg"
+    try:
+        result = processing.run(ALG, {"CITY_LAYER": QgsProcessingFeatureSourceDefinition(cities.id(), True),
+                                      "SOURCE": 0, "OSM_FILE": str(helsinki_pbf), "OUTPUT": str(out)},
+                                feedback=feedback)
+    finally:
+        QgsProject.instance().removeMapLayer(cities.id())
+    (command,) = [line for line in feedback.lines if line.startswith("GeoFidelity backend:")]
+    exported = Path(command.split(" --cities ", 1)[1].split(" ", 1)[0].strip('"'))
+    assert exported.suffix == ".gpkg" and exported.is_file() and tmp_path not in exported.parents
+    rows = read_segments_gpkg(out)
+    assert rows and {r["city"] for r in rows} == {"Helsingfors"} and result["SEGMENT_COUNT"] == len(rows)
+    (city,) = json.loads(Path(result["MANIFEST"]).read_text(encoding="utf-8"))["inputs"]["cities"]
+    to_wgs84 = QgsCoordinateTransform(QgsCoordinateReferenceSystem("EPSG:3067"),
+                                      QgsCoordinateReferenceSystem("EPSG:4326"), QgsProject.instance())
+    centre = to_wgs84.transform(points["Helsingfors"])
+    assert (city["name"], city["country"]) == ("Helsingfors", "Suomi")
+    assert city["lon"] == pytest.approx(centre.x(), abs=1e-7) and city["lat"] == pytest.approx(centre.y(), abs=1e-7)
+
+
 def test_city_layer_missing_field(qgis_provider, tmp_path, helsinki_pbf):
     import processing
 

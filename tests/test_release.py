@@ -146,3 +146,38 @@ def test_manifest_that_does_not_match_the_images(tmp_path):
         result = evaluate_store(store, embedder, EvaluationOptions(n_bootstrap=50))
     assert result.failed_images == {str(missing): "file not found"}
     assert any(r["segment_id"] == "b002" and not r["is_anchor"] for r in result.rows)
+
+
+def test_import_release_and_build_galleries_algorithms_run_in_the_backend(qgis_provider, tmp_path):
+    """Both algorithms run their command in a child process; counts, the store path and the
+    backend's warning (an image listed but missing) come back to Processing."""
+    import os
+
+    import processing
+    from qgis.core import QgsProcessingFeedback
+    from processing_algorithms import backend
+
+    class Warnings(QgsProcessingFeedback):
+        def __init__(self):
+            super().__init__()
+            self.warnings = []
+
+        def pushWarning(self, warning):  # noqa: N802
+            self.warnings.append(warning)
+
+    root = make_release(tmp_path / "release")
+    (root / "data/raw/mapillary_v3/b002/mapillary_b0022.jpg").unlink()
+    store = tmp_path / "stores" / "bench.sqlite"
+    feedback = Warnings()
+    result = processing.run("geofidelity:import_release", {"RELEASE_ROOT": str(root), "STORE": str(store), "SEED": 0},
+                            feedback=feedback)
+    assert (result["SEGMENTS"], result["MISSING_FILES"], result["STORE"]) == (4, 1, str(store))
+    assert backend.LAST_RUN["command"] == "import-release" and backend.LAST_RUN["pid"] != os.getpid()
+    assert feedback.warnings == ["1 image files listed by the release are missing on disk"]
+    with BenchmarkStore(store, create=False) as s, s.transaction():
+        s.db.execute("DELETE FROM galleries")
+    result = processing.run("geofidelity:build_galleries", {"STORE": str(store), "SEED": 0, "KEEP_EXISTING": False})
+    assert (result["GALLERIES"], result["STORE_OUT"]) == (4, str(store))
+    assert backend.LAST_RUN["command"] == "build-galleries"
+    with BenchmarkStore(store, create=False) as s:
+        assert len(s.galleries()) == 4

@@ -200,6 +200,35 @@ def test_report_elsewhere_links_back(evaluation, tmp_path):
     assert "My &lt;run&gt;" in out.read_text(encoding="utf-8")
 
 
+def test_report_algorithm_runs_in_the_backend(qgis_provider, evaluation, tmp_path):
+    """The report is written by ``report`` in a child process; its path, title and warnings (a
+    missing map layer skips only the map) come back to Processing."""
+    import os
+
+    import processing
+    from qgis.core import QgsProcessingFeedback
+    from processing_algorithms import backend
+
+    class Warnings(QgsProcessingFeedback):
+        def __init__(self):
+            super().__init__()
+            self.warnings = []
+
+        def pushWarning(self, warning):  # noqa: N802
+            self.warnings.append(warning)
+
+    folder = tmp_path / "nomap"
+    shutil.copytree(evaluation["dir"], folder, ignore=shutil.ignore_patterns("report*", "evaluation.gpkg"))
+    feedback = Warnings()
+    result = processing.run("geofidelity:report", {"EVALUATION_FOLDER": str(folder), "TITLE": "Run <7>",
+                                                   "OUTPUT": str(tmp_path / "out" / "run.html")}, feedback=feedback)
+    assert result["OUTPUT"] == result["REPORT_HTML"] == str(tmp_path / "out" / "run.html")
+    assert backend.LAST_RUN["command"] == "report" and backend.LAST_RUN["pid"] != os.getpid()
+    assert "Run &lt;7&gt;" in (tmp_path / "out" / "run.html").read_text(encoding="utf-8")
+    assert (tmp_path / "out" / "report_figures" / "margins.png").is_file()
+    assert feedback.warnings == ["evaluation.gpkg is missing, the map figure is skipped — run evaluate again"]
+
+
 def test_skipped_figure_gets_a_note_and_no_stale_png(evaluation, tmp_path):
     folder = tmp_path / "noclip"
     shutil.copytree(evaluation["dir"], folder, ignore=shutil.ignore_patterns("report*"))

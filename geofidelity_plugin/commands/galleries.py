@@ -13,13 +13,21 @@ def register(sub) -> None:
     p.add_argument("--store", required=True, help="benchmark store (.sqlite), created if missing")
     p.add_argument("--segments", help="segments GeoPackage to load into the store first")
     p.add_argument("--seed", type=argparse_number("seed"), default=0, help="random seed, ≥ 0 (default %(default)s)")
-    p.add_argument("--rebuild", action="store_true", help="ignore negatives already in the store")
+    p.add_argument("--rebuild", action="store_true",
+                   help="ignore negatives already in the store (default: keep them, e.g. a release's neg_* ids)")
     p.set_defaults(func=cmd_build_galleries)
 
 
 def cmd_build_galleries(args) -> int:
+    from ..core import events
     from ..core.evaluation.workflow import build_store_galleries
 
-    n = build_store_galleries(args.store, args.segments, args.seed, not args.rebuild, progress=progress_for("galleries", True))
+    progress = progress_for("galleries", quiet=True)  # messages only: the step is quick
+    try:
+        n = build_store_galleries(args.store, args.segments, args.seed, not args.rebuild, progress=progress)
+    finally:
+        progress.close()
     print(f"{n} galleries in {args.store}")
+    events.output("STORE_OUT", args.store)
+    events.value("GALLERIES", n)
     return 0

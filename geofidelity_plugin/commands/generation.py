@@ -9,7 +9,8 @@ from .progress import progress_for
 
 
 def register(sub) -> None:
-    from ..core.generation.prompts import CONDITIONS
+    from ..core.generation.options import CONDITIONS, CUSTOM_DEFAULTS, DEFAULT_SAMPLES, DEFAULT_SEED
+
     p = sub.add_parser("generate", help="3a · prompts (L0/L1/L2 + controls) and panels with a diffusers generator",
                        description="Generators: a registered name — sdxl-base-1.0, sd3.5-large, flux.1-dev, "
                                    "flux.1-schnell, pixart-sigma-xl-1024, hunyuandit-v1.2 (or that model's own hub "
@@ -21,13 +22,18 @@ def register(sub) -> None:
     p.add_argument("--generator", required=True,
                    help="a registered name, or the name under which a --custom-folder model is recorded")
     p.add_argument("--custom-folder", help="a local diffusers folder (model_index.json + component folders)")
-    p.add_argument("--steps", type=int, help="sampling steps of a --custom-folder model (default 30)")
-    p.add_argument("--guidance", type=float, help="guidance scale of a --custom-folder model (default 5.0)")
-    p.add_argument("--dtype", help="fp32, fp16 or bf16 for a --custom-folder model (default fp16)")
-    p.add_argument("--resolution", type=int, help="image side in pixels, a multiple of 8, for a --custom-folder "
-                                                  "model (default 1024)")
-    p.add_argument("--samples", type=argparse_number("count"), default=4, help="images per panel (default %(default)s)")
-    p.add_argument("--seed", type=argparse_number("seed"), default=0, help="random seed, ≥ 0 (default %(default)s)")
+    p.add_argument("--steps", type=int, help=f"sampling steps of a --custom-folder model "
+                                             f"(default {CUSTOM_DEFAULTS['steps']})")
+    p.add_argument("--guidance", type=float, help=f"guidance scale of a --custom-folder model "
+                                                  f"(default {CUSTOM_DEFAULTS['guidance']})")
+    p.add_argument("--dtype", help=f"fp32, fp16 or bf16 for a --custom-folder model "
+                                   f"(default {CUSTOM_DEFAULTS['dtype']})")
+    p.add_argument("--resolution", type=int, help=f"image side in pixels, a multiple of 8, for a --custom-folder "
+                                                  f"model (default {CUSTOM_DEFAULTS['resolution']})")
+    p.add_argument("--samples", type=argparse_number("count"), default=DEFAULT_SAMPLES,
+                   help="images per panel (default %(default)s)")
+    p.add_argument("--seed", type=argparse_number("seed"), default=DEFAULT_SEED,
+                   help="random seed, ≥ 0 (default %(default)s)")
     p.add_argument("--shared-noise", action="store_true", help="the same seed across conditions (causal deltas)")
     p.add_argument("--conditions", nargs="+", default=list(CONDITIONS), choices=list(CONDITIONS))
     p.add_argument("--templates", help="JSON object with L0, L1, L2 and/or suffix templates")
@@ -45,6 +51,7 @@ def register(sub) -> None:
                    help="panels the store already holds with other images of this model are replaced whole "
                         "(their earlier images deleted first); without it such an import is refused, so that "
                         "no panel mixes two runs")
+    p.add_argument("-q", "--quiet", action="store_true")
     p.set_defaults(func=cmd_import_generated)
 
 
@@ -62,16 +69,44 @@ def cmd_generate(args) -> int:
         with BenchmarkStore(args.store, create=False) as store:
             result, skipped = generate_store(store, args.generator, args.samples, args.seed, args.shared_noise,
                                              args.conditions, templates, custom, args.device, args.out, progress)
+            generations = store.root / "generations"
     finally:
         progress.close()
     print(f"{result.generated} images generated, {result.skipped_existing} kept from earlier runs, "
           f"{len(skipped)} prompts skipped")
+    _generation_events(result, skipped, args.out or generations)
     return 0
 
 
+def _generation_events(result, skipped, out_dir) -> None:
+    """What a driver reports after ``generate``: the generator's folder, its manifest, the counts."""
+    from pathlib import Path
+
+    from ..core import events
+
+    folder = Path(out_dir) / result.model
+    events.output("GENERATIONS", folder)
+    if (folder / "generation_manifest.json").is_file():
+        events.output("MANIFEST", folder / "generation_manifest.json")
+    events.value("MODEL", result.model)
+    events.value("GENERATED", result.generated)
+    events.value("KEPT", result.skipped_existing)
+    events.value("REQUESTED", result.requested)
+    events.value("SKIPPED_PROMPTS", len(skipped))
+
+
 def cmd_import_generated(args) -> int:
+    from ..core import events
     from ..core.generation.workflow import import_folder_into
 
-    result = import_folder_into(args.store, args.folder, args.model, replace=args.replace)
+    progress = progress_for("import-generated", args.quiet)
+    try:
+        result = import_folder_into(args.store, args.folder, args.model, progress, replace=args.replace)
+    finally:
+        progress.close()
     print(f"{result.images} images imported for {', '.join(result.models)}")
+    events.value("IMAGES", result.images)
+    events.value("MODELS", list(result.models))
+    events.value("WITH_PROMPT", result.with_prompt)
+    events.value("WITH_SEED", result.with_seed)
     return 0

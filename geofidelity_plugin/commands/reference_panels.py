@@ -3,41 +3,67 @@
 Each module registers its sub-commands (:func:`register`) and holds what they do."""
 from __future__ import annotations
 
+from pathlib import Path
 
 from ..core.option_checks import argparse_number
 from .progress import progress_for
 
+#: curation thresholds (method §2 filters 1, 3–7) → option, ``CurationOptions`` field, argparse rule, help
+CURATION_NUMBERS = (
+    ("--buffer", "buffer_m", "positive", "filter 1: road buffer, m"),
+    ("--solar-min", "solar_min_deg", None, "filter 3: minimum solar elevation, degrees"),
+    ("--siglip-threshold", "siglip_threshold", "non-negative", "filter 4: SigLIP street probability at least"),
+    ("--laplacian-min", "laplacian_var_min", "non-negative", "filter 6: variance of the Laplacian at least"),
+    ("--luma-min", "luma_min", "non-negative", "filter 6: mean luma at least (0–255)"),
+    ("--luma-max", "luma_max", "non-negative", "filter 6: mean luma at most (0–255)"),
+    ("--colourfulness-min", "colourfulness_min", "non-negative", "filter 6: colourfulness at least"),
+    ("--aspect-min", "aspect_min", "positive", "filter 6: aspect ratio (width / height) at least"),
+    ("--aspect-max", "aspect_max", "positive", "filter 6: aspect ratio (width / height) at most"),
+    ("--phash-radius", "phash_radius", "non-negative-count", "filter 7: perceptual-hash Hamming radius"),
+    ("--thinning", "thinning_m", "non-negative", "filter 7: spatial thinning along each sequence, m"),
+)
+
 
 def register(sub) -> None:
+    from ..core.reference_panels import options as o
+
+    d = o.CurationOptions()
     p = sub.add_parser("fetch-mapillary", help="2a · Mapillary images along each segment (token: MAPILLARY_ACCESS_TOKEN)")
     p.add_argument("--store", required=True, help="benchmark store (.sqlite), created if missing")
     p.add_argument("--segments", help="segments GeoPackage to load first")
     p.add_argument("--out", help="image points GeoPackage")
-    p.add_argument("--buffer", type=float, default=30.0, help="road buffer, m (default %(default)s)")
-    p.add_argument("--tile-step", type=float, default=200.0, help="box spacing along the segment, m")
-    p.add_argument("--workers", type=int, default=16, help="parallel downloads (default %(default)s)")
-    p.add_argument("--base-url", help="Graph API base URL (default https://graph.mapillary.com)")
-    p.add_argument("--timeout", type=float, default=30.0,
+    p.add_argument("--buffer", type=float, default=o.FETCH_BUFFER_M, help="road buffer, m (default %(default)s)")
+    p.add_argument("--tile-step", type=float, default=o.FETCH_TILE_STEP_M,
+                   help="box spacing along the segment, m (default %(default)s)")
+    p.add_argument("--workers", type=int, default=o.FETCH_WORKERS, help="parallel downloads (default %(default)s)")
+    p.add_argument("--requests-per-second", type=float, default=o.FETCH_REQUESTS_PER_SECOND,
+                   help="Graph API requests per second at most (default %(default)s)")
+    p.add_argument("--base-url", help=f"Graph API base URL (default {o.DEFAULT_BASE_URL})")
+    p.add_argument("--timeout", type=float, default=o.FETCH_TIMEOUT_S,
                    help="seconds to wait for an answer before a request is retried (default %(default)s)")
     p.add_argument("-q", "--quiet", action="store_true")
     p.set_defaults(func=cmd_fetch_mapillary)
 
     p = sub.add_parser("curate", help="2b · filter tiers 1–8 and the cap (method §2)")
     p.add_argument("--store", required=True)
-    p.add_argument("--out", help="curated image points GeoPackage")
+    p.add_argument("--out", help="curated image points GeoPackage (its run manifest is written beside it)")
     p.add_argument("--audit-csv", help="manual audit: image_id,decision[,segment_id]")
-    p.add_argument("--siglip-model", default="google/siglip-so400m-patch14-384", help="empty string: skip tier 4")
-    p.add_argument("--vistas-model", default="facebook/mask2former-swin-large-mapillary-vistas-semantic",
-                   help="empty string: skip tier 5")
-    p.add_argument("--cap", type=int, default=65, help="images per segment at most")
-    p.add_argument("--seed", type=argparse_number("seed"), default=0, help="random seed, ≥ 0 (default %(default)s)")
+    p.add_argument("--siglip-model", default=d.siglip_model, help="empty string: skip tier 4 (default %(default)s)")
+    p.add_argument("--vistas-model", default=d.vistas_model, help="empty string: skip tier 5 (default %(default)s)")
+    for flag, attr, rule, text in CURATION_NUMBERS:
+        p.add_argument(flag, dest=attr, type=argparse_number(rule) if rule else float, default=getattr(d, attr),
+                       help=f"{text} (default %(default)s)")
+    p.add_argument("--cap", type=int, default=d.cap_per_segment, help="images per segment at most (default %(default)s)")
+    p.add_argument("--seed", type=argparse_number("seed"), default=d.seed, help="random seed, ≥ 0 (default %(default)s)")
     p.add_argument("-q", "--quiet", action="store_true")
     p.set_defaults(func=cmd_curate)
 
     p = sub.add_parser("coverage", help="2c · coverage audit and gaps per segment")
     p.add_argument("--store", required=True)
     p.add_argument("--out", required=True, help="coverage GeoPackage (layers coverage, coverage_gaps)")
-    p.add_argument("--radius", type=float, default=30.0)
+    p.add_argument("--radius", type=float, default=o.COVERAGE_RADIUS_M,
+                   help="an image covers the segment within this distance, m (default %(default)s)")
+    p.add_argument("-q", "--quiet", action="store_true")
     p.set_defaults(func=cmd_coverage)
 
 
@@ -56,6 +82,8 @@ def cmd_fetch_mapillary(args) -> int:
                  example="--tile-step 200")
     check_number(args.workers, "--workers (parallel downloads)", minimum=1, inclusive=True, maximum=64,
                  integer=True, example="--workers 16")
+    check_number(args.requests_per_second, "--requests-per-second (Graph API requests per second)",
+                 example="--requests-per-second 10")
     check_number(args.timeout, "--timeout (seconds to wait for an answer)", example="--timeout 30")
     inputs = {"the benchmark store (--store)": args.store, "the segments GeoPackage (--segments)": args.segments}
     out = check_output_file(args.out, "image points GeoPackage", inputs=inputs) if args.out else None
@@ -63,7 +91,7 @@ def cmd_fetch_mapillary(args) -> int:
     check_store_has_a_source(args.store, args.segments)
     segments = read_segments_checked(args.segments) if args.segments else None
     client = MapillaryClient(token, base_url=args.base_url or DEFAULT_BASE_URL, max_workers=args.workers,
-                             timeout_s=args.timeout)
+                             requests_per_second=args.requests_per_second, timeout_s=args.timeout)
     progress = progress_for("fetch Mapillary", args.quiet)
     try:
         with client, BenchmarkStore(args.store) as store:
@@ -76,12 +104,32 @@ def cmd_fetch_mapillary(args) -> int:
     finally:
         progress.close()
     print(", ".join(f"{k}: {v}" for k, v in totals.items()))
+    _fetch_events(args, out, totals, client)
     return 0
+
+
+def _store_property(store) -> dict:
+    """The custom layer property the segment inspector reads to find the benchmark store."""
+    return {"geofidelity/store": str(Path(store).expanduser().resolve())}
+
+
+def _fetch_events(args, out, totals: dict, client) -> None:
+    from ..core import events
+
+    if out:
+        events.output("OUTPUT", out, layer=f"{out}|layername=reference_images", name="GeoFidelity Mapillary images",
+                      style="reference_images_status.qml", properties=_store_property(args.store))
+    events.value("IMAGES", totals["images"])
+    events.value("DOWNLOADED", totals["downloaded"])
+    for key in ("segments", "from_cache", "failed"):
+        events.value(key.upper(), totals[key])
+    events.value("API_REQUESTS", client.api_requests)
+    events.value("IMAGE_REQUESTS", client.image_requests)
 
 
 def cmd_curate(args) -> int:
     from ..core.store.store import BenchmarkStore
-    from ..core.reference_panels.curate import CurationOptions
+    from ..core.reference_panels.options import CurationOptions
     from ..core.reference_panels.layers import write_images_gpkg
     from ..core.output_paths import check_output_file
     from ..core.reference_panels.inputs import check_number
@@ -89,24 +137,65 @@ def cmd_curate(args) -> int:
 
     check_number(args.cap, "--cap (images per segment at most)", minimum=1, inclusive=True, integer=True,
                  example="--cap 65")
+    options = CurationOptions(siglip_model=args.siglip_model or None, vistas_model=args.vistas_model or None,
+                              cap_per_segment=args.cap, seed=args.seed,
+                              **{attr: getattr(args, attr) for _, attr, _, _ in CURATION_NUMBERS})
+    options.validate()
     inputs = {"the benchmark store (--store)": args.store, "the audit CSV (--audit-csv)": args.audit_csv}
     out = check_output_file(args.out, "curated image points GeoPackage", inputs=inputs) if args.out else None
+    manifest = check_output_file(_manifest_path(out), "curation run manifest", inputs=inputs) if out else None
     if args.audit_csv:
         read_audit_csv(args.audit_csv)  # a bad audit CSV fails before the store is touched
-    options = CurationOptions(siglip_model=args.siglip_model or None, vistas_model=args.vistas_model or None,
-                              cap_per_segment=args.cap, seed=args.seed)
     progress = progress_for("curate", args.quiet)
     try:
         with BenchmarkStore(args.store, create=False) as store:
             result = curate_store(store, options, args.audit_csv, progress=progress)
             if out:
                 write_images_gpkg(out, store.candidates())
+                _write_curation_manifest(manifest, store, options, result, out)
     finally:
         progress.close()
-    for note in result.notes:
-        print(f"note: {note}")
+    _report_notes(result.notes)
     print(f"curation: {result.counts()}")
+    _curation_events(args, out, manifest, result)
     return 0
+
+
+def _manifest_path(out) -> Path:
+    return Path(str(out).rsplit(".", 1)[0] + ".manifest.json")
+
+
+def _write_curation_manifest(path, store, options, result, out) -> None:
+    """The run manifest beside the curated layer: options, counts, models and tier states."""
+    from ..core.manifest import build_manifest, write_manifest
+
+    manifest = build_manifest("curate_panels", options.as_dict(), inputs={"store": str(store.path)},
+                              outputs={"counts": result.counts(), "gpkg": str(out)}, models=[result.models],
+                              notes=result.notes, tier_state=result.tier_state)
+    write_manifest(path, manifest)
+
+
+def _report_notes(notes: list[str]) -> None:
+    """Skipped tiers and other notes: ``note:`` lines for people, warnings for a driver."""
+    from ..core import events
+
+    for note in notes:
+        if events.active() is not None:
+            events.emit("warning", message=note)
+        else:
+            print(f"note: {note}")
+
+
+def _curation_events(args, out, manifest, result) -> None:
+    from ..core import events
+
+    if out:
+        events.output("OUTPUT", out, layer=f"{out}|layername=reference_images", name="GeoFidelity curated images",
+                      style="reference_images_status.qml", properties=_store_property(args.store))
+        events.output("MANIFEST", manifest)
+    counts = result.counts()
+    events.value("KEPT", counts.get("kept", 0))
+    events.value("COUNTS", counts)
 
 
 def cmd_coverage(args) -> int:
@@ -117,11 +206,28 @@ def cmd_coverage(args) -> int:
     from ..core.reference_panels.workflow import coverage_store
 
     check_number(args.radius, "--radius (covered within, m)", example="--radius 30")
-    check_output_file(args.out, "coverage GeoPackage", inputs={"the benchmark store (--store)": args.store})
-    with BenchmarkStore(args.store, create=False) as store:
-        coverage = coverage_store(store, args.radius)
-        write_coverage_gpkg(args.out, coverage, store.segments())
+    out = check_output_file(args.out, "coverage GeoPackage", inputs={"the benchmark store (--store)": args.store})
+    progress = progress_for("coverage", args.quiet)
+    try:
+        with BenchmarkStore(args.store, create=False) as store:
+            coverage = coverage_store(store, args.radius, progress)
+            write_coverage_gpkg(out, coverage, store.segments())
+    finally:
+        progress.close()
     for c in coverage:
         print(f"{c.segment_id}: {c.images_kept} kept, {c.sequences} sequences, longest gap {c.longest_gap_m:.0f} m")
-    print(f"coverage layers → {args.out}")
+    print(f"coverage layers → {out}")
+    _coverage_events(args, out, coverage)
     return 0
+
+
+def _coverage_events(args, out, coverage) -> None:
+    from ..core import events
+
+    store = _store_property(args.store)
+    events.output("OUTPUT", out, layer=f"{out}|layername=coverage", name="GeoFidelity coverage",
+                  style="coverage_by_images.qml", properties=store)
+    events.output("GAPS_LAYER", out, layer=f"{out}|layername=coverage_gaps", name="GeoFidelity coverage gaps",
+                  style="coverage_gaps.qml", properties=store)
+    events.value("GAPS", sum(len(c.gaps) for c in coverage))
+    events.value("SEGMENTS", len(coverage))

@@ -3,15 +3,15 @@
 Each module registers its sub-commands (:func:`register`) and holds what they do."""
 from __future__ import annotations
 
-import sys
 
+from .progress import progress_for
 
 
 def register(sub) -> None:
     p = sub.add_parser("report", help="5 · HTML report with figures of an evaluation folder")
     p.add_argument("--evaluation", required=True, help="output folder of `evaluate`")
     p.add_argument("--out", help="report path (default: <evaluation>/report.html)")
-    p.add_argument("--title")
+    p.add_argument("--title", help="page title (default: \"GeoFidelity evaluation report\")")
     p.set_defaults(func=cmd_report)
 
     p = sub.add_parser("demo", help="run the pipeline on the bundled data (offline) and write a QGIS project")
@@ -20,11 +20,18 @@ def register(sub) -> None:
 
 
 def cmd_report(args) -> int:
-    from ..core.report.html import write_report
+    from ..core import events
+    from ..core.report.html import FIGURE_DIR, write_report
 
-    path = write_report(args.evaluation, args.out, args.title,
-                        warn=lambda message: print(f"warning: {message}", file=sys.stderr))
+    progress = progress_for("report", quiet=True)  # warnings only: "warning: …" on stderr, or protocol lines
+    try:
+        path = write_report(args.evaluation, args.out, args.title, warn=progress.warning)
+    finally:
+        progress.close()
     print(f"report: {path}")
+    events.output("REPORT_HTML", path)
+    if (path.parent / FIGURE_DIR).is_dir():
+        events.output("FIGURES", path.parent / FIGURE_DIR)
     return 0
 
 

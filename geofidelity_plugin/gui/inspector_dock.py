@@ -1,25 +1,64 @@
 """The segment inspector dock: a clicked road's facts, reference panel (paged, with accept /
 reject audit buttons kept in the benchmark store), gallery negatives, the generated panel of
-the chosen model and condition, and its scores beside the real anchors."""
+the chosen model and condition, and its scores beside the real anchors.
+
+Nothing here reads a file on the GUI thread: a click starts a read of that one segment
+(:class:`~geofidelity_plugin.core.inspect.segment_view.SegmentReader`) in a worker thread, the
+dock says "loading…", and the result arrives through a queued signal; a newer click supersedes
+an older one. Thumbnails are decoded in workers too (:mod:`.thumbnails`).
+"""
 from __future__ import annotations
 
+import threading
+import traceback
+from html import escape
 from pathlib import Path
 
-from qgis.PyQt.QtCore import QSize, Qt
-from qgis.PyQt.QtGui import QIcon, QPixmap
+from qgis.PyQt.QtCore import QObject, QRunnable, QSize, QThreadPool, Qt, pyqtSignal, pyqtSlot
+from qgis.PyQt.QtGui import QIcon, QImage, QPixmap
 from qgis.PyQt.QtWidgets import (QAbstractItemView, QComboBox, QDialog, QDockWidget, QHBoxLayout, QLabel,
                                  QListView, QListWidget, QListWidgetItem, QPushButton, QScrollArea,
                                  QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
+from ..core.errors import user_message
 from .thumbnails import ThumbnailLoader
 
 STORE_PROPERTY = "geofidelity/store"
 EVALUATION_PROPERTY = "geofidelity/evaluation"
 PAGE_SIZE = 8
 THUMB = 112
+FULL = 1200
 SCORE_ROWS = ("cos_sim", "top1", "chance_adjusted_top1", "margin_hard", "margin_mean", "margin_nearest_same_city",
               "margin_same_city_other_neighbourhood", "margin_same_driving_side_other_city",
               "margin_random_other_city", "margin_same_neighbourhood", "gallery_size", "mmd2", "gads")
+
+
+class _TaskSignals(QObject):
+    finished = pyqtSignal(int, object, str, str)  # token, result, problem, details for the log
+
+
+class _Task(QRunnable):
+    """``work()`` in a worker thread; its result, or its failure as a message, goes back by signal.
+    A read (``skip_when_stale``) whose click was superseded before it started is skipped."""
+
+    def __init__(self, dock: "InspectorDock", token: int, work, skip_when_stale: bool):
+        super().__init__()
+        self.dock, self.token, self.work, self.skip_when_stale = dock, token, work, skip_when_stale
+        self.signals = dock.task_signals  # held here: the job may outlive the dock's wrapper
+
+    def run(self):
+        if self.skip_when_stale and self.token != self.dock.token:
+            return
+        self.dock.read_threads.add(threading.get_ident())
+        try:
+            result, problem, details = self.work(), "", ""
+        except Exception as exc:  # noqa: BLE001 — every failure is a message in the dock, never a traceback in QGIS
+            problem, foreseen = user_message(exc)
+            result, details = None, "" if foreseen else traceback.format_exc()
+            if not foreseen:
+                problem = (f"unexpected error ({type(exc).__name__}: {exc}) — this is a bug in GeoFidelity: the "
+                           "details are in the Log Messages panel (GeoFidelity tab); please report it")
+        self.signals.finished.emit(self.token, result, problem, details)
 
 
 def _gallery(parent) -> QListWidget:
@@ -44,12 +83,21 @@ class InspectorDock(QDockWidget):
         self.setMinimumWidth(560)
         self.loader = ThumbnailLoader(self)
         self.loader.ready.connect(self._thumbnail_ready)
+        self.pool = QThreadPool(self)
+        self.pool.setMaxThreadCount(1)  # reads and audit writes in click order, one at a time
+        self.task_signals = _TaskSignals()
+        self.task_signals.finished.connect(self._task_done)
+        self.token = 0
+        self.read_threads: set[int] = set()  # threading.get_ident() of each thread that read the store
+        self.readers: dict = {}  # (store, evaluation folder) → SegmentReader, used by the worker only
         self.items: dict[str, list[QListWidgetItem]] = {}
-        self.view = None
-        self.store_path = None
-        self.evaluation_dir = None
-        self.layer = None
+        self.view = self.reader = self.layer = None
+        self.segment_id = self.problem = None
+        self.attributes: dict = {}
+        self.source = (None, None)  # the layer's store and evaluation folder properties
+        self.loading = False
         self.page = 0
+        self.full_view = self.full_path = None
         body = QWidget(self)
         layout = QVBoxLayout(body)
         self.title = QLabel("Click a GeoFidelity road segment on the map.", body)
@@ -96,14 +144,10 @@ class InspectorDock(QDockWidget):
 
     # -- context --------------------------------------------------------------------------
     def show_feature(self, layer, feature) -> None:
-        """Slot for the map tool: find the store and evaluation of ``layer`` and show ``feature``."""
-        from geofidelity_plugin.core.inspect.segment_view import evaluation_store_path
-
+        """Slot for the map tool: show ``feature`` of ``layer`` (its store and evaluation are
+        the layer's properties, or the store its evaluation's manifest names)."""
         self.layer = layer
-        evaluation = layer.customProperty(EVALUATION_PROPERTY) or None
-        store = layer.customProperty(STORE_PROPERTY) or (evaluation_store_path(evaluation) if evaluation else None)
-        self.store_path = str(store) if store else None
-        self.evaluation_dir = evaluation
+        self.source = (layer.customProperty(STORE_PROPERTY) or None, layer.customProperty(EVALUATION_PROPERTY) or None)
         self.page = 0
         attributes = dict(zip(feature.fields().names(), feature.attributes()))
         for box, key in ((self.model_box, "model"), (self.condition_box, "condition")):
@@ -115,52 +159,90 @@ class InspectorDock(QDockWidget):
         self.show_segment(str(feature["segment_id"]), attributes)
 
     def show_segment(self, segment_id: str, attributes: dict | None = None) -> None:
-        from geofidelity_plugin.core.store.store import BenchmarkStore
-        from geofidelity_plugin.core.inspect.segment_view import segment_view
-
-        self.segment_id = segment_id
-        if not self.store_path or not Path(self.store_path).exists():
-            self.view = None
-            attrs = attributes or {}
-            self.title.setText(f"<b>{attrs.get('street_name', segment_id)}</b> — {attrs.get('city', '')}<br>"
-                               f"{segment_id}<br><i>no benchmark store linked to this layer: run Evaluate</i>")
-            for w in (self.references, self.negatives, self.generated):
-                w.clear()
-            self.scores.setRowCount(0)
-            return
-        try:
-            with BenchmarkStore(self.store_path, create=False) as store:
-                self.view = segment_view(store, segment_id, self.evaluation_dir, self.model_box.currentText() or None,
-                                         self.condition_box.currentText() or None)
-        except Exception as exc:  # noqa: BLE001 — a damaged store is a message in the dock, never a traceback
-            self._show_problem(segment_id, exc)
-            return
-        self._fill()
-
-    def _show_problem(self, segment_id: str, exc: BaseException) -> None:
-        from html import escape
-
-        from geofidelity_plugin.core.errors import user_message
-
+        """Start reading ``segment_id`` in the worker; until it arrives the dock says "loading…"."""
+        self.segment_id, self.attributes = segment_id, attributes or {}
+        store, evaluation = self.source
+        model, condition = self.model_box.currentText() or None, self.condition_box.currentText() or None
         self.view = None
-        self.problem = user_message(exc)[0]
-        self.title.setText(f"{escape(segment_id)}<br><span style='color:#b2182b'><b>cannot show this segment:</b> "
-                           f"{escape(self.problem)}</span>")
+        self._clear(f"<b>{escape(segment_id)}</b> — loading…")
+        self.loading = True
+        self._start(lambda: self._read(store, evaluation, segment_id, model, condition), skip_when_stale=True)
+
+    def _start(self, work, skip_when_stale: bool) -> None:
+        self.token += 1
+        self.loader.begin()
+        self.pool.start(_Task(self, self.token, work, skip_when_stale))
+
+    def _read(self, store, evaluation, segment_id, model, condition):
+        """In the worker: (reader, view), or ``None`` when the layer links to no store."""
+        from ..core.inspect.segment_view import SegmentReader, linked_store
+
+        store = linked_store(store, evaluation)
+        if store is None:
+            return None
+        key = (store, evaluation)
+        if key not in self.readers:
+            self.readers[key] = SegmentReader(store, evaluation)
+        reader = self.readers[key]
+        return reader, reader.view(segment_id, model, condition)
+
+    @pyqtSlot(int, object, str, str)  # a Qt slot: disconnected when the dock is deleted
+    def _task_done(self, token: int, result, problem: str, details: str) -> None:
+        if token != self.token:  # a newer click superseded this read
+            return
+        self.loading = False
+        if details:
+            from qgis.core import Qgis, QgsMessageLog
+
+            QgsMessageLog.logMessage(details, "GeoFidelity", Qgis.Critical)
+        if problem:
+            self._show_problem(self.segment_id, problem)
+        elif result is None:
+            attrs = self.attributes
+            self.view = self.reader = None
+            self._clear(f"<b>{escape(str(attrs.get('street_name', self.segment_id)))}</b> — "
+                        f"{escape(str(attrs.get('city', '')))}<br>{escape(self.segment_id)}<br>"
+                        "<i>no benchmark store linked to this layer: run Evaluate</i>")
+        else:
+            self.reader, self.view = result
+            self._fill()
+
+    def _clear(self, title: str) -> None:
+        self.title.setText(title)
         for w in (self.references, self.negatives, self.generated):
             w.clear()
         self.scores.setRowCount(0)
+        self.page_label.setText("")
+        self.items.clear()
+
+    def _show_problem(self, segment_id: str, problem: str) -> None:
+        self.view, self.problem = None, problem
+        self._clear(f"{escape(segment_id)}<br><span style='color:#b2182b'><b>cannot show this segment:</b> "
+                    f"{escape(problem)}</span>")
 
     def _reload(self, *_):
-        if getattr(self, "segment_id", None) and self.store_path:
-            self.show_segment(self.segment_id)
+        if self.segment_id:
+            self.show_segment(self.segment_id, self.attributes)
+
+    def stop(self, msecs: int = 2000) -> None:
+        """Drop what is queued, wait for the reads under way and close the store connections."""
+        self.token += 1
+        self.loader.begin()
+        self.pool.waitForDone(msecs)
+        self.loader.wait(msecs)
+        for reader in self.readers.values():
+            reader.close()
+        self.readers.clear()
 
     # -- filling --------------------------------------------------------------------------
     def _fill(self) -> None:
         v, f = self.view, self.view.facts
-        banner = f"<br><span style='color:#b2182b'><b>{v.stand_in}</b></span>" if v.stand_in else ""
-        self.title.setText(f"<b>{f.get('street_name')}</b> — {f.get('neighbourhood') or '?'}, {f.get('city')} "
-                           f"({f.get('country_code')}, {f.get('road_class')}, drives {f.get('driving_side')})<br>"
-                           f"{v.segment_id}{banner}")
+        lines = [f"<span style='color:#b2182b'><b>{escape(str(v.stand_in))}</b></span>"] if v.stand_in else []
+        lines += [f"<span style='color:#b2182b'>{escape(note)}</span>" for note in v.notes]
+        self.title.setText(f"<b>{escape(str(f.get('street_name')))}</b> — {escape(str(f.get('neighbourhood') or '?'))}, "
+                           f"{escape(str(f.get('city')))} ({escape(str(f.get('country_code')))}, "
+                           f"{escape(str(f.get('road_class')))}, drives {escape(str(f.get('driving_side')))})<br>"
+                           + "<br>".join([escape(v.segment_id), *lines]))
         for box, values, current in ((self.model_box, v.models, v.model), (self.condition_box, v.conditions, v.condition)):
             box.blockSignals(True)
             box.clear()
@@ -186,10 +268,10 @@ class InspectorDock(QDockWidget):
         self.page = min(self.page, pages - 1)
         self.page_label.setText(f"{self.page + 1}/{pages} · {len(refs)} images")
         self.references.clear()
-        for img in refs[self.page * PAGE_SIZE:(self.page + 1) * PAGE_SIZE]:
+        for number, img in enumerate(refs[self.page * PAGE_SIZE:(self.page + 1) * PAGE_SIZE],
+                                     start=self.page * PAGE_SIZE + 1):
             mark = {"accept": " ✔", "reject": " ✘"}.get(img.audit or "", "")
-            item = self._add(self.references, img.path, f"#{refs.index(img) + 1}{mark}",
-                             f"{img.label}\n{img.tooltip}")
+            item = self._add(self.references, img.path, f"#{number}{mark}", f"{img.label}\n{img.tooltip}")
             item.setData(Qt.UserRole + 1, img.reference_id)
 
     def _fill_scores(self) -> None:
@@ -213,7 +295,11 @@ class InspectorDock(QDockWidget):
         self.loader.request(path, THUMB)
         return item
 
+    @pyqtSlot(str, int, QImage)
     def _thumbnail_ready(self, path, size, image) -> None:
+        if size == FULL and path == self.full_path and self.full_view is not None:
+            self._show_full(image)
+            return
         if size != THUMB or image.isNull():
             return
         icon = QIcon(QPixmap.fromImage(image))
@@ -234,31 +320,45 @@ class InspectorDock(QDockWidget):
     def _turn(self, step: int) -> None:
         if self.view:
             self.page = max(0, self.page + step)
-            self.items.clear()
             self._fill_references()
 
     def set_audit(self, decision: str) -> int:
-        """Set the manual audit flag of the selected reference images in the store."""
-        from geofidelity_plugin.core.store.store import BenchmarkStore
-
+        """Set the manual audit flag of the selected reference images in the store (in the
+        worker), then show the segment again; the number of images sent to the store."""
         chosen = [i.data(Qt.UserRole + 1) for i in self.references.selectedItems() if i.data(Qt.UserRole + 1)]
-        if not chosen or not self.store_path:
+        if not chosen or self.view is None or self.reader is None:
             return 0
-        try:
-            with BenchmarkStore(self.store_path, create=False) as store:
+        reader, segment_id = self.reader, self.segment_id
+        model, condition = self.view.model, self.view.condition
+
+        def write_then_read():
+            from ..core.store.store import BenchmarkStore
+
+            with BenchmarkStore(reader.path, create=False) as store:
                 for reference_id in chosen:
                     store.set_audit(reference_id, decision)
-        except Exception as exc:  # noqa: BLE001 — e.g. the store became read-only or damaged
-            self._show_problem(self.segment_id, exc)
-            return 0
-        self.show_segment(self.segment_id)
+            return reader, reader.view(segment_id, model, condition)
+
+        self.title.setText(self.title.text() + "<br><i>saving the audit…</i>")
+        self.loading = True
+        self._start(write_then_read, skip_when_stale=False)  # a later click never drops an audit
         return len(chosen)
 
     def _open_full(self, item) -> None:
+        self.full_path = item.data(Qt.UserRole)
         dialog = QDialog(self)
-        dialog.setWindowTitle(Path(item.data(Qt.UserRole)).name)
-        label = QLabel(dialog)
-        label.setPixmap(QPixmap(item.data(Qt.UserRole)).scaled(1200, 900, Qt.KeepAspectRatio, Qt.SmoothTransformation))
-        QVBoxLayout(dialog).addWidget(label)
+        dialog.setWindowTitle(Path(self.full_path).name)
+        self.full_label = QLabel("loading…", dialog)
+        QVBoxLayout(dialog).addWidget(self.full_label)
         dialog.show()
         self.full_view = dialog
+        self.loader.request(self.full_path, FULL)
+
+    def _show_full(self, image) -> None:
+        try:
+            if image.isNull():
+                self.full_label.setText(f"{escape(self.full_path)} cannot be read — check that the file exists")
+            else:
+                self.full_label.setPixmap(QPixmap.fromImage(image))
+        except RuntimeError:  # the dialog was closed meanwhile
+            pass

@@ -322,7 +322,7 @@ def test_feature_cache_in_use_by_another_run(bench, tmp_path, dino, env, first_r
 # --------------------------------------------------------------------------- qgis_process
 def test_qgis_negative_seed_names_the_parameter(qgis_env, bench, tmp_path, dino):
     out = run_qgis(qgis_env, "evaluate", STORE=bench, FEATURE_MODEL=dino, OUTPUT_FOLDER=tmp_path / "eval", SEED=-1)
-    assert_qgis_fails_cleanly(out, "Random seed", "whole number ≥ 0")
+    assert_qgis_fails_cleanly(out, "--seed", "whole number ≥ 0", "-1")  # the backend's own check, before any load
     assert MODEL_LOADED not in out.stdout + out.stderr
     assert not (tmp_path / "eval" / MANIFEST).exists()
 

@@ -24,6 +24,7 @@ from typing import Any, Iterable
 from .. import atomic
 from ..devices import check_device
 from ..errors import Cancelled, InputError
+from ..events import announce_stage
 from ..store.store import BenchmarkStore, GeneratedImage
 from ..manifest import build_manifest, file_sha256, write_manifest
 from ..progress import Progress, check_cancel
@@ -76,10 +77,12 @@ class GenerationRunner:
                    device=device, name=spec.name, revision=spec.revision)
 
     # -- loading -------------------------------------------------------------------------------
-    def load(self):
-        """Load the pipeline (once) onto the device; CPU always runs in float32."""
+    def load(self, progress: Progress | None = None):
+        """Load the pipeline (once) onto the device; CPU always runs in float32. ``progress``
+        hears of the load first (a driver shows it: a large model takes minutes)."""
         if self._pipe is not None:
             return self._pipe
+        announce_stage(progress, f"loading the generator {self.name}", self.model_ref)
         import diffusers
 
         device, torch_dtype = self._placement()
@@ -99,6 +102,7 @@ class GenerationRunner:
         self._resolved_revision = None  # a hub model may just have been downloaded: look again
         log.info("generator %s (%s) loaded on %s as %s", self.name, type(pipe).__name__, device,
                  str(torch_dtype).replace("torch.", ""))
+        announce_stage(progress, f"generating with {self.name}")
         return pipe
 
     def _placement(self):
@@ -173,6 +177,7 @@ class GenerationRunner:
         root = Path(out_dir) / self.name
         for row in rows:
             _check_row(row)
+        announce_stage(progress, f"checking the images {self.name} already made")
         info = self.model_info()
         known = _recorded(store, self.name)
         samples_of: dict[tuple[str, str], list[int]] = {}
@@ -196,7 +201,7 @@ class GenerationRunner:
                                      row.prompt, info):
                         result.skipped_existing += 1
                     else:
-                        self._make(row, sample, seed, target, options, store)
+                        self._make(row, sample, seed, target, options, store, progress)
                         result.generated += 1
                         result.paths.append(target)
                     done += 1
@@ -244,10 +249,10 @@ class GenerationRunner:
         return True
 
     def _make(self, row, sample: int, seed: int, target: Path, options: dict,
-              store: BenchmarkStore | None) -> None:
+              store: BenchmarkStore | None, progress: Progress | None = None) -> None:
         import torch
 
-        pipe = self.load()
+        pipe = self.load(progress)
         info = self.model_info()
         generator = torch.Generator(device=self._device).manual_seed(seed)
         with torch.inference_mode():

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from ..devices import check_device
 from ..errors import InputError
+from ..events import announce_stage
 from ..store.store import BenchmarkStore
 from ..progress import NullProgress, Progress, SubProgress
 from ..output_paths import check_output_folder
@@ -40,6 +41,7 @@ def generate_store(store: BenchmarkStore, generator: str, samples: int = 4, seed
     segments = store.segments()
     if not segments:
         raise InputError(f"{store.path.name} has no segments — select segments or import a release first")
+    announce_stage(progress, "building the prompts")
     prompts = build_prompts(segments, templates, seed, conditions, SubProgress(progress, 0, 5))
     for skipped in prompts.skipped:
         progress.warning(f"{skipped.segment_id} {skipped.condition}: no prompt ({skipped.reason})")

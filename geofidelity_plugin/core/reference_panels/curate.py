@@ -30,7 +30,6 @@ import logging
 import math
 import numbers
 import zlib
-from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Mapping, Optional
 
@@ -39,68 +38,20 @@ from shapely.geometry import Point
 from shapely.ops import transform
 
 from ..errors import InputError
+from ..events import announce_stage
 from ..evaluation.images import ImageError, load_rgb
-from ..evaluation.semantics import ATTRIBUTES, DEFAULT_MODEL as DEFAULT_VISTAS_MODEL, SemanticRatioModel
+from ..evaluation.semantics import SemanticRatioModel
 from ..progress import NullProgress, Progress, SubProgress, check_cancel
 from ..selection.geodesy import LocalFrame
 from . import dedup, quality
+from .options import DEFAULT_VISTAS_RATIOS, CurationOptions  # noqa: F401 (public here too)
 from .outcomes import MEASURES, TIER_NAMES, CurationResult, CurationRow  # noqa: F401 (public here too)
 from .solar import solar_elevation
-from .urban import (DEFAULT_SIGLIP_MODEL, DISTRACTOR_PROMPTS, STREET_PROMPT, TierUnavailable,
-                    UrbanSceneScorer)
+from .urban import TierUnavailable, UrbanSceneScorer
 
 log = logging.getLogger("geofidelity")
 
 OVERRIDABLE_TIERS = (4, 5, 6, 7)
-#: Default method §2 filter 5 rules: "a+b" sums attributes; (min, max), None = open.
-DEFAULT_VISTAS_RATIOS = {"sky": (0.01, 0.55), "road+sidewalk": (0.05, None),
-                         "building": (0.03, None), "vehicle": (None, 0.30)}
-@dataclass
-class CurationOptions:
-    """Every method §2 curation threshold (each an option; defaults per the protocol)."""
-
-    buffer_m: float = 30.0
-    perspective_camera_types: tuple = ("perspective",)
-    solar_min_deg: float = 20.0
-    siglip_model: Optional[str] = DEFAULT_SIGLIP_MODEL  # empty/None: tier 4 skipped
-    siglip_threshold: float = 0.35
-    siglip_street_prompt: str = STREET_PROMPT
-    siglip_distractor_prompts: tuple = DISTRACTOR_PROMPTS
-    vistas_model: Optional[str] = DEFAULT_VISTAS_MODEL  # empty/None: tier 5 skipped
-    vistas_ratios: dict = field(default_factory=lambda: dict(DEFAULT_VISTAS_RATIOS))
-    vistas_exclude_recording_car: bool = False
-    # filter 6 defaults come from quality.QualityThresholds (one source for the numbers)
-    laplacian_var_min: float = quality.QualityThresholds.laplacian_var_min
-    luma_min: float = quality.QualityThresholds.luma_min
-    luma_max: float = quality.QualityThresholds.luma_max
-    colourfulness_min: float = quality.QualityThresholds.colourfulness_min
-    aspect_min: float = quality.QualityThresholds.aspect_min
-    aspect_max: float = quality.QualityThresholds.aspect_max
-    phash_radius: int = 6
-    thinning_m: float = 5.0
-    cap_per_segment: Optional[int] = 65
-    seed: int = 0
-    batch_size: int = 8
-    device: Optional[str] = None
-    use_cache: bool = True  # share the evaluation engine's feature cache for tiers 4 and 5
-
-    def quality_thresholds(self) -> quality.QualityThresholds:
-        return quality.QualityThresholds(self.laplacian_var_min, self.luma_min, self.luma_max,
-                                         self.colourfulness_min, self.aspect_min, self.aspect_max)
-
-    def as_dict(self) -> dict:  # for the run manifest
-        return asdict(self)
-
-    def validate(self) -> None:
-        for rule in self.vistas_ratios:
-            unknown = [a for a in str(rule).split("+") if a not in ATTRIBUTES]
-            if unknown:
-                raise InputError(f"vistas_ratios rule {rule!r} names {unknown}; use attributes "
-                                 f"of {list(ATTRIBUTES)} joined by '+'")
-        if self.cap_per_segment is not None and self.cap_per_segment < 1:
-            raise InputError(f"cap_per_segment must be ≥ 1 or None, not {self.cap_per_segment}")
-        from ..option_checks import check_number
-        check_number("random seed (--seed; 'Random seed' in QGIS)", self.seed, "seed", "--seed 0")
 
 
 def _get(record, name, default=None):  # records are objects (ImageRecord) or plain dicts
@@ -229,6 +180,7 @@ def _urban_tier(run: _Run, scorer, progress: Progress) -> Optional[dict]:
     """Tier 4: SigLIP street prompt top-1 with p ≥ threshold (:mod:`.urban`)."""
     def load():
         o = run.opt
+        announce_stage(run.progress, "loading the SigLIP model (filter 4)", o.siglip_model)
         return UrbanSceneScorer(o.siglip_model, o.siglip_street_prompt, o.siglip_distractor_prompts,
                                 o.siglip_threshold, device=o.device, batch_size=o.batch_size,
                                 cache=_shared_cache(o))
@@ -264,6 +216,7 @@ def _ratio_failures(ratios: dict, rules: dict) -> list[str]:
 def _ratio_tier(run: _Run, model, progress: Progress) -> Optional[dict]:
     """Tier 5: Mapillary-Vistas attribute ratios (method §5 model) against the rules."""
     def load():
+        announce_stage(run.progress, "loading the Mask2Former (Vistas) model (filter 5)", run.opt.vistas_model)
         return SemanticRatioModel(run.opt.vistas_model, device=run.opt.device,
                                   exclude_recording_car=run.opt.vistas_exclude_recording_car,
                                   cache=_shared_cache(run.opt))

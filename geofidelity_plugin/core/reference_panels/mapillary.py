@@ -36,6 +36,7 @@ from .api_errors import UNREACHED_ATTEMPTS, api_failure_message, connection_fail
 from .breaker import FAILURE_BUDGET, FailureBreaker
 from .thumbnails import (DownloadResult, ThumbnailFailed, download_thumbnails,
                          retry_after_seconds)
+from .options import DEFAULT_BASE_URL  # noqa: F401 (public here too)
 from .records import ImageRecord, SkippedItems  # noqa: F401 (public here too)
 from .stopping import AbortableAdapter, stop_pool
 from .throttle import TokenBucket  # noqa: F401 (public here too)
@@ -43,7 +44,6 @@ from .tiles import Box, split_box, tiles_along
 
 log = logging.getLogger("geofidelity")
 
-DEFAULT_BASE_URL = "https://graph.mapillary.com"
 TOKEN_ENV = "MAPILLARY_ACCESS_TOKEN"
 SEARCH_FIELDS = ("id", "captured_at", "compass_angle", "computed_geometry", "geometry", "is_pano",
                  "camera_type", "sequence", "width", "height", "thumb_1024_url")

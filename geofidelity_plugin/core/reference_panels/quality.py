@@ -26,21 +26,11 @@ import numpy as np
 from PIL import Image
 from scipy import ndimage
 
+from .options import QualityThresholds  # noqa: F401 (public here too)
+
 WORKING_LONG_SIDE = 1024
 LAPLACIAN_KERNEL = np.array([[0.0, 1.0, 0.0], [1.0, -4.0, 1.0], [0.0, 1.0, 0.0]])
 _LUMA_WEIGHTS = np.array([0.299, 0.587, 0.114])
-
-
-@dataclass(frozen=True)
-class QualityThresholds:
-    """method §2 filter 6 thresholds (each an option; defaults as in the protocol)."""
-
-    laplacian_var_min: float = 80.0
-    luma_min: float = 55.0
-    luma_max: float = 215.0
-    colourfulness_min: float = 14.0
-    aspect_min: float = 0.5
-    aspect_max: float = 2.2
 
 
 @dataclass(frozen=True)

@@ -31,20 +31,9 @@ from ..errors import GeoFidelityError, InputError
 from ..progress import Progress, check_cancel
 from ..evaluation.feature_cache import CacheKey
 from ..evaluation.images import LOADER_VERSION, ImageError, content_hash, load_rgb
+from .options import DEFAULT_SIGLIP_MODEL, DISTRACTOR_PROMPTS, STREET_PROMPT  # noqa: F401 (public here too)
 
 log = logging.getLogger("geofidelity")
-
-DEFAULT_SIGLIP_MODEL = "google/siglip-so400m-patch14-384"
-STREET_PROMPT = "a street-level photo of a city street"
-DISTRACTOR_PROMPTS = (
-    "a photo of an indoor room",
-    "a photo of food on a plate",
-    "a close-up photo of an animal",
-    "a photo of a document with text",
-    "a photo of a natural landscape without buildings",
-    "a selfie or portrait photo of a person",
-    "a photo taken inside a vehicle, showing its interior",
-)
 
 
 class TierUnavailable(GeoFidelityError):

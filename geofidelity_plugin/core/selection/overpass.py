@@ -26,6 +26,7 @@ from ..atomic import write_json
 from ..errors import GeoFidelityError, InputError, RemoteServiceError, describe_os_error
 from ..manifest import __version__
 from ..progress import Progress, check_cancel
+from .options import DEFAULT_OVERPASS_ENDPOINT
 from .osm_data import OsmData
 from .overpass_answer import MalformedAnswer, parse_elements
 
@@ -33,7 +34,7 @@ __all__ = ["DEFAULT_ENDPOINT", "MalformedAnswer", "OverpassClient", "build_query
 
 log = logging.getLogger("geofidelity")
 
-DEFAULT_ENDPOINT = "https://overpass-api.de/api/interpreter"
+DEFAULT_ENDPOINT = DEFAULT_OVERPASS_ENDPOINT
 USER_AGENT = f"GeoFidelity-QGIS-plugin/{__version__} (road-segment selection; python-requests)"
 RETRYABLE_STATUS = frozenset({429, 502, 503, 504})
 _FAILED_REMARK = re.compile(r"timed out|out of memory", re.IGNORECASE)

@@ -1,0 +1,102 @@
+"""The options of stage 2 — fetch, curation (method §2 filters 1–8 and the cap) and the
+coverage audit — with their defaults. Stdlib only, so that the QGIS side shows the same
+defaults as the command line without importing numpy, shapely or the models."""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Optional
+
+from ..errors import InputError
+
+# -- fetch (method §2 "Mapillary images inside the road buffer") -----------------------------
+DEFAULT_BASE_URL = "https://graph.mapillary.com"
+FETCH_BUFFER_M = 30.0          # road buffer, m
+FETCH_TILE_STEP_M = 200.0      # box spacing along the segment, m
+FETCH_WORKERS = 16             # parallel downloads
+FETCH_REQUESTS_PER_SECOND = 10.0
+FETCH_TIMEOUT_S = 30.0         # seconds to wait for an answer before a request is retried
+
+# -- coverage audit ---------------------------------------------------------------------------
+COVERAGE_RADIUS_M = 30.0
+
+# -- curation: filter 4 (SigLIP urban scene) --------------------------------------------------
+DEFAULT_SIGLIP_MODEL = "google/siglip-so400m-patch14-384"
+STREET_PROMPT = "a street-level photo of a city street"
+DISTRACTOR_PROMPTS = (
+    "a photo of an indoor room",
+    "a photo of food on a plate",
+    "a close-up photo of an animal",
+    "a photo of a document with text",
+    "a photo of a natural landscape without buildings",
+    "a selfie or portrait photo of a person",
+    "a photo taken inside a vehicle, showing its interior",
+)
+
+# -- curation: filter 5 (Mapillary-Vistas ratios) ---------------------------------------------
+#: the Mask2Former model the method names; the same id as ``evaluation.semantics.DEFAULT_MODEL``
+DEFAULT_VISTAS_MODEL = "facebook/mask2former-swin-large-mapillary-vistas-semantic"
+#: Default method §2 filter 5 rules: "a+b" sums attributes; (min, max), None = open.
+DEFAULT_VISTAS_RATIOS = {"sky": (0.01, 0.55), "road+sidewalk": (0.05, None),
+                         "building": (0.03, None), "vehicle": (None, 0.30)}
+
+
+@dataclass(frozen=True)
+class QualityThresholds:
+    """method §2 filter 6 thresholds (each an option; defaults as in the protocol)."""
+
+    laplacian_var_min: float = 80.0
+    luma_min: float = 55.0
+    luma_max: float = 215.0
+    colourfulness_min: float = 14.0
+    aspect_min: float = 0.5
+    aspect_max: float = 2.2
+
+
+@dataclass
+class CurationOptions:
+    """Every method §2 curation threshold (each an option; defaults per the protocol)."""
+
+    buffer_m: float = 30.0
+    perspective_camera_types: tuple = ("perspective",)
+    solar_min_deg: float = 20.0
+    siglip_model: Optional[str] = DEFAULT_SIGLIP_MODEL  # empty/None: tier 4 skipped
+    siglip_threshold: float = 0.35
+    siglip_street_prompt: str = STREET_PROMPT
+    siglip_distractor_prompts: tuple = DISTRACTOR_PROMPTS
+    vistas_model: Optional[str] = DEFAULT_VISTAS_MODEL  # empty/None: tier 5 skipped
+    vistas_ratios: dict = field(default_factory=lambda: dict(DEFAULT_VISTAS_RATIOS))
+    vistas_exclude_recording_car: bool = False
+    # filter 6 defaults come from QualityThresholds (one source for the numbers)
+    laplacian_var_min: float = QualityThresholds.laplacian_var_min
+    luma_min: float = QualityThresholds.luma_min
+    luma_max: float = QualityThresholds.luma_max
+    colourfulness_min: float = QualityThresholds.colourfulness_min
+    aspect_min: float = QualityThresholds.aspect_min
+    aspect_max: float = QualityThresholds.aspect_max
+    phash_radius: int = 6
+    thinning_m: float = 5.0
+    cap_per_segment: Optional[int] = 65
+    seed: int = 0
+    batch_size: int = 8
+    device: Optional[str] = None
+    use_cache: bool = True  # share the evaluation engine's feature cache for tiers 4 and 5
+
+    def quality_thresholds(self) -> QualityThresholds:
+        return QualityThresholds(self.laplacian_var_min, self.luma_min, self.luma_max,
+                                 self.colourfulness_min, self.aspect_min, self.aspect_max)
+
+    def as_dict(self) -> dict:  # for the run manifest
+        return asdict(self)
+
+    def validate(self) -> None:
+        from ..evaluation.vistas_mapping import ATTRIBUTES
+        from ..option_checks import check_number
+
+        for rule in self.vistas_ratios:
+            unknown = [a for a in str(rule).split("+") if a not in ATTRIBUTES]
+            if unknown:
+                raise InputError(f"vistas_ratios rule {rule!r} names {unknown}; use attributes "
+                                 f"of {list(ATTRIBUTES)} joined by '+'")
+        if self.cap_per_segment is not None and self.cap_per_segment < 1:
+            raise InputError(f"cap_per_segment must be ≥ 1 or None, not {self.cap_per_segment}")
+        check_number("random seed (--seed; 'Random seed' in QGIS)", self.seed, "seed", "--seed 0")
