@@ -86,8 +86,9 @@ def _project_file(name: str) -> Path | None:
     """``requirements.lock`` / ``requirements.txt``: the repository's own, or the copy the plugin
     build puts in ``resources/backend/``."""
     here = Path(__file__).resolve().parent
-    for candidate in (here.parent / name, here / "resources" / "backend" / name,
-                      here.parent / "resources" / "backend" / name):
+    repository = (here.parent / "metadata.txt").is_file()  # installed, here.parent is QGIS's plugins folder
+    candidates = [here.parent / name, here.parent / "resources" / "backend" / name] if repository else []
+    for candidate in candidates + [here / "resources" / "backend" / name]:
         if candidate.is_file():
             return candidate
     return None
@@ -206,19 +207,24 @@ class PipProgress:
     def __init__(self, total: int):
         self.total = max(1, total)
         self.seen = 0
+        self.fraction = 0.05
 
     def feed(self, line: str) -> tuple[float, str] | None:
         text = line.strip()
         if text.startswith(("Collecting ", "Requirement already satisfied", "Processing ")):
             self.seen += 1
-            return 0.05 + 0.65 * min(1.0, self.seen / self.total), "resolving and downloading"
+            return self._at(0.05 + 0.65 * min(1.0, self.seen / self.total), "resolving and downloading")
         if text.startswith(("Downloading ", "Using cached ")):
-            return 0.05 + 0.65 * min(1.0, self.seen / self.total), "resolving and downloading"
+            return self._at(self.fraction, "resolving and downloading")
         if text.startswith("Installing collected packages"):
-            return 0.7, "installing"
+            return self._at(0.7, "installing")
         if text.startswith("Successfully installed"):
-            return 0.95, "installed"
+            return self._at(0.95, "installed")
         return None
+
+    def _at(self, fraction: float, stage: str) -> tuple[float, str]:
+        self.fraction = max(self.fraction, round(fraction, 4))  # never backwards
+        return self.fraction, stage
 
 
 def pip_failure(code: int, tail: list[str], profile: str) -> str:
@@ -232,6 +238,8 @@ def pip_failure(code: int, tail: list[str], profile: str) -> str:
         fix = (f"{missing.group(1)} is not available for this Python and platform from the package index pip "
                "uses — check the name and version, your network or proxy (pip config list), or choose another "
                "profile")
+    elif "No module named pip" in joined:
+        fix = "the environment has no pip — add it with `<environment>/bin/python -m ensurepip`, or choose a new folder"
     elif re.search(r"No space left|Errno 28", joined):
         fix = "the disk is full — free some space or choose a target folder on another disk"
     elif re.search(r"NewConnectionError|Temporary failure in name resolution|Could not fetch URL|ProxyError|"
@@ -312,6 +320,8 @@ class BackendSetup:
                 raise SetupError(f"{self.venv} is the Python environment this program runs in — choose another "
                                  "folder: Set up backend never changes the Python it runs in")
         if (self.venv / "pyvenv.cfg").is_file() and venv_python(self.venv).exists():
+            config = (self.venv / "pyvenv.cfg").read_text(encoding="utf-8", errors="replace")
+            self.system_site_packages = bool(re.search(r"include-system-site-packages\s*=\s*true", config, re.I))
             self._log(f"reusing the environment at {self.venv}")
             return True
         if self.venv.exists() and (not self.venv.is_dir() or any(self.venv.iterdir())):

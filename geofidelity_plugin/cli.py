@@ -58,6 +58,7 @@ def main(argv: list[str] | None = None) -> int:
     from .core import events
 
     argv = list(sys.argv[1:] if argv is None else argv)
+    os.environ.setdefault("MPLBACKEND", "Agg")  # figures are files: never look for a display
     jsonl = _wants_jsonl(argv)
     if jsonl:
         events.activate_jsonl()

@@ -64,7 +64,7 @@ class CuratePanelsAlgorithm(QgsProcessingAlgorithm):
                                                                     defaultValue=getattr(d, attr))))
         self.addParameter(QgsProcessingParameterNumber(self.CAP, "Images per segment at most", defaultValue=d.cap_per_segment,
                                                        minValue=1))
-        self.addParameter(QgsProcessingParameterNumber(self.SEED, "Random seed", defaultValue=d.seed))
+        self.addParameter(QgsProcessingParameterNumber(self.SEED, "Random seed", defaultValue=d.seed, minValue=0))
         self.addParameter(QgsProcessingParameterFileDestination(self.OUTPUT, "Curated image points", "GeoPackage (*.gpkg)"))
         self.addOutput(QgsProcessingOutputNumber("KEPT", "Images kept"))
 

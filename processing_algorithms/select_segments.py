@@ -7,7 +7,7 @@ import json
 import uuid
 from pathlib import Path
 
-from qgis.core import (QgsProcessing, QgsProcessingAlgorithm, QgsProcessingException,
+from qgis.core import (QgsApplication, QgsProcessing, QgsProcessingAlgorithm, QgsProcessingException,
                        QgsProcessingParameterBoolean, QgsProcessingParameterEnum,
                        QgsProcessingParameterFeatureSource, QgsProcessingParameterFile,
                        QgsProcessingParameterFileDestination, QgsProcessingParameterNumber,
@@ -82,7 +82,7 @@ class SelectSegmentsAlgorithm(QgsProcessingAlgorithm):
                                                            defaultValue=value, minValue=0))
         self.addParameter(QgsProcessingParameterNumber(self.MAX_PER_CITY, "Maximum segments per city",
                                                        defaultValue=d.max_per_city, minValue=1))
-        self.addParameter(QgsProcessingParameterNumber(self.SEED, "Random seed", defaultValue=d.seed))
+        self.addParameter(QgsProcessingParameterNumber(self.SEED, "Random seed", defaultValue=d.seed, minValue=0))
         self.addParameter(advanced(QgsProcessingParameterString(
             self.ROAD_CLASSES, "Road classes (JSON: class → list of highway values)",
             defaultValue=json.dumps({k: list(v) for k, v in DEFAULT_ROAD_CLASSES.items()}))))
@@ -101,14 +101,15 @@ class SelectSegmentsAlgorithm(QgsProcessingAlgorithm):
     def _layer_file(self, parameters, key: str, context, feedback) -> str:
         """Write the layer of ``key`` (selected features only when so chosen) to a temporary
         GeoPackage in WGS84; the backend reads that file."""
-        import processing
-
         folder = Path(QgsProcessingUtils.tempFolder()) / f"geofidelity-{uuid.uuid4().hex[:12]}"
         folder.mkdir(parents=True, exist_ok=True)
         target = str(folder / f"{key.lower()}.gpkg")
-        processing.run("native:reprojectlayer", {"INPUT": parameters[key], "TARGET_CRS": "EPSG:4326",
-                                                 "OUTPUT": target},
-                       context=context, feedback=feedback, is_child_algorithm=True)
+        writer = QgsApplication.processingRegistry().createAlgorithmById("native:reprojectlayer")
+        _, ok = writer.run({"INPUT": parameters[key], "TARGET_CRS": "EPSG:4326", "OUTPUT": target}, context, feedback)
+        if not ok:
+            raise QgsProcessingException(f"the layer of {self.parameterDefinition(key).description()!r} could not "
+                                         f"be written to {target} — check the layer and the free space of "
+                                         f"the temporary folder {QgsProcessingUtils.tempFolder()}")
         return target
 
     def _cities_argument(self, parameters, context, feedback) -> str:

@@ -48,6 +48,8 @@ def test_model_runs_end_to_end(tmp_path, helsinki_pbf):
     env = qgis_process_env(root, tmp_path / "home")
     env["MAPILLARY_ACCESS_TOKEN"] = TOKEN
     env["GEOFIDELITY_CACHE_DIR"] = str(tmp_path / "cache")
+    # an installed plugin has no checkout around it: its backend is configured, as a user does once
+    env["GEOFIDELITY_BACKEND_PYTHON"] = str(REPO / ".venv" / "bin" / "python")
     assert run_qgis_process(["plugins", "enable", "geofidelity_plugin"], env).returncode == 0
     store = tmp_path / "bench" / "store.sqlite"
     with FakeMapillary(images) as fake:

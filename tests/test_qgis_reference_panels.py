@@ -138,6 +138,10 @@ def test_fetch_curate_coverage_and_token_hygiene(qgis_provider, segments_gpkg, t
     assert cov.featureCount() == 3 and cov.renderer().type() == "graduatedSymbol"
     assert {f["images_kept"] for f in cov.getFeatures()} and all(f["rejected_tier2"] >= 1 for f in cov.getFeatures())
     assert layers["GeoFidelity curated images"].renderer().classAttribute() == "status"
+    for name in ("GeoFidelity coverage", "GeoFidelity coverage gaps", "GeoFidelity curated images",
+                 "GeoFidelity Mapillary images"):  # the inspector finds the store from any of them
+        assert layers[name].customProperty("geofidelity/store") == str(store.resolve()), name
+    assert layers["GeoFidelity coverage gaps"].renderer() is not None and layers["GeoFidelity coverage gaps"].isValid()
     assert coverage["GAPS"] >= 0
     # the token is nowhere: logs, layers, manifests, store, caches, the project
     project = tmp_path / "project.qgz"

@@ -1,0 +1,415 @@
+"""*Settings › Options › GeoFidelity*: where the backend lives, *Test backend* and *Set up backend…*.
+
+The page edits the settings of ``processing_algorithms/backend_settings.py`` (backend Python,
+models folder, default device). *Test backend* runs ``python -m geofidelity_plugin --events
+jsonl doctor`` through the same runner as every algorithm, in a worker thread, and shows its
+report: protocol, Python/torch/CUDA versions, GPUs with free memory, models present offline,
+problems with their fixes. *Set up backend…* runs :mod:`geofidelity_plugin.backend_setup` in a
+worker thread with a live log, a progress bar and Cancel; on success it fills the Python field.
+
+Nothing here blocks the GUI thread or imports more than qgis/PyQt and the standard library.
+Worker threads are held by this module, not by the page, so that closing the options dialog
+mid-run cancels the run instead of destroying a running thread.
+"""
+from __future__ import annotations
+
+import sys
+from html import escape
+from pathlib import Path
+
+from qgis.gui import QgsFileWidget, QgsOptionsPageWidget, QgsOptionsWidgetFactory
+from qgis.PyQt.QtCore import QThread, pyqtSignal
+from qgis.PyQt.QtGui import QIcon
+from qgis.PyQt.QtWidgets import (QCheckBox, QComboBox, QDialog, QFormLayout, QGroupBox, QHBoxLayout, QLabel,
+                                 QPlainTextEdit, QProgressBar, QPushButton, QTextBrowser, QVBoxLayout)
+
+from .. import backend_setup
+
+TITLE = "GeoFidelity"
+DEVICES = ("", "cpu", "cuda", "cuda:0", "cuda:1", "mps")
+_RUNNING: set = set()  # worker threads, kept alive until they finish
+_FACTORY = None
+
+
+def processing_modules():
+    """``processing_algorithms.backend`` and ``.backend_settings``: inside the plugin folder once
+    installed, beside the package in a repository clone (as ``plugin.load_provider_class``)."""
+    if (Path(__file__).resolve().parent.parent / "processing_algorithms").is_dir():
+        from ..processing_algorithms import backend, backend_settings
+    else:  # repository layout
+        from processing_algorithms import backend, backend_settings
+    return backend, backend_settings
+
+
+def _keep(thread: QThread) -> None:
+    _RUNNING.add(thread)
+    thread.finished.connect(lambda: _RUNNING.discard(thread))
+
+
+class _Feedback:
+    """What ``run_backend`` asks of a ``QgsProcessingFeedback``: a cancel flag and a log."""
+
+    def __init__(self):
+        self.canceled = False
+        self.log: list[str] = []
+
+    def isCanceled(self) -> bool:  # noqa: N802 (QGIS's name)
+        return self.canceled
+
+    def pushInfo(self, text):  # noqa: N802
+        self.log.append(str(text))
+
+    pushDebugInfo = pushConsoleInfo = pushWarning = pushInfo  # noqa: N815
+
+    def setProgress(self, value):  # noqa: N802
+        pass
+
+    def setProgressText(self, text):  # noqa: N802
+        pass
+
+
+class DoctorRun(QThread):
+    """``doctor`` in the chosen backend, off the GUI thread."""
+
+    reported = pyqtSignal(object)
+    failed = pyqtSignal(str)
+
+    def __init__(self, python: str, models_dir: str):
+        super().__init__()
+        self.python, self.models_dir = python, models_dir
+        self.feedback = _Feedback()
+
+    def run(self):
+        try:
+            backend, _ = processing_modules()
+            args = ["--exit-zero", *(["--models-dir", self.models_dir] if self.models_dir else [])]
+            env = {"GEOFIDELITY_MODELS_DIR": self.models_dir} if self.models_dir else None
+            python = self.python or backend.resolve_python()
+            if not Path(python).expanduser().is_file():
+                raise RuntimeError(f"the backend Python {python} does not exist — choose the python executable of an "
+                                   "environment, or create one with Set up backend…")
+            run = backend.run_backend("doctor", args, self.feedback, env=env, python=str(Path(python).expanduser()))
+            self.reported.emit(run.values.get("DOCTOR") or {})
+        except Exception as exc:  # noqa: BLE001 — QgsProcessingException and our own check: shown as text
+            self.failed.emit(str(exc) or type(exc).__name__)
+
+
+class SetupRun(QThread):
+    """:class:`~geofidelity_plugin.backend_setup.BackendSetup` off the GUI thread."""
+
+    line = pyqtSignal(str)
+    progress = pyqtSignal(float, str)
+    succeeded = pyqtSignal(object)
+    failed = pyqtSignal(str, bool)  # message, cancelled
+
+    def __init__(self, **options):
+        super().__init__()
+        self.setup = backend_setup.BackendSetup(**options, on_line=self.line.emit, on_progress=self.progress.emit)
+
+    def run(self):
+        try:
+            self.succeeded.emit(self.setup.run())
+        except backend_setup.SetupError as exc:
+            self.failed.emit(str(exc), isinstance(exc, backend_setup.SetupCancelled))
+        except Exception as exc:  # noqa: BLE001
+            self.failed.emit(f"unexpected error ({type(exc).__name__}: {exc}) — this is a bug in GeoFidelity: "
+                             "please report it with the log above", False)
+
+
+def _gib(n) -> str:
+    return "?" if n is None else f"{n / 1024 ** 3:.1f} GiB"
+
+
+_GREEN, _RED, _GREY = "#1a7f37", "#c62828", "#666666"
+
+
+def _rows(rows) -> str:
+    cells = "".join("<tr>" + "".join(f"<td style='padding:1px 10px 1px 0'>{c}</td>" for c in row) + "</tr>"
+                    for row in rows)
+    return f"<table cellspacing='0'>{cells}</table>"
+
+
+def report_html(report: dict) -> str:
+    """The doctor's report for people (the same facts as ``doctor``'s text)."""
+    py, dev, prof, pkgs = report["python"], report["devices"], report.get("profile") or {}, report["packages"]
+    if report.get("healthy"):
+        head = f"<p style='color:{_GREEN}'><b>✓ healthy</b> — every requirement of its profile is installed and imports</p>"
+    else:
+        head = f"<p style='color:{_RED}'><b>✗ not healthy</b> — {len(report['problems'])} problem(s), each with its fix below</p>"
+    cuda = ("available" if dev["cuda_available"] else "not available") + \
+        f" (torch CUDA {dev['cuda_version'] or 'none: CPU build'})"
+    profile = (prof.get("name") or "?") + (f" ({prof['file']})" if prof.get("file") else f" — {prof.get('note', '')}")
+    reqs = report.get("requirements") or []
+    system = ", ".join(f"{r['module']} {r['version'] or ''}".strip() if not r["error"] else f"{r['module']} ✗"
+                       for r in report.get("system") or [])
+    rows = [("Protocol", escape(f"{report['protocol']} (GeoFidelity {report['backend_version']})")),
+            ("Python", escape(f"{py['version']} — {py['executable']}")),
+            ("Profile", escape(profile)),
+            ("Requirements", f"{len(reqs)} checked, {sum(1 for r in reqs if r['ok'])} as pinned"),
+            ("Libraries", ", ".join(f"{escape(k)} {escape(v) if v else '<i>not installed</i>'}" for k, v in pkgs.items())),
+            ("System", escape(system or "nothing checked")),
+            ("CUDA", escape(dev["error"] or cuda))]
+    rows += [(f"GPU {g['index']}", f"{escape(g['name'])}: <b>{_gib(g['free_bytes'])} free</b> of {_gib(g['total_bytes'])}")
+             for g in dev["gpus"]]
+    rows.append(("MPS", "available" if dev["mps_available"] else "not available"))
+    models = report["models"]
+    found = [(f"<span style='color:{_GREEN if m['present'] else _GREY}'>{'✓' if m['present'] else '·'}</span>",
+              escape(m["role"]), f"<code style='white-space:nowrap'>{escape(m['id'] or '?')}</code>",
+              f"<i>{escape(m['where'])}</i>" if m["present"] else f"<span style='color:{_GREY}'>not present</span>")
+             for m in models["known"]]
+    found += [(f"<span style='color:{_GREEN}'>✓</span>", escape(f"local folder ({f['kind'] or 'model'})"),
+               f"<code style='white-space:nowrap'>{escape(f['path'])}</code>", f"<i>{escape(f['where'])}</i>")
+              for f in models["local_folders"]]
+    where = f"Hugging Face cache {models['hub_cache']}; models folder {models.get('models_dir') or 'not set'}"
+    problems = "".join(f"<li style='color:{_RED}'>{escape(p['problem'])} — <b>{escape(p['fix'])}</b></li>"
+                       for p in report["problems"])
+    notes = "".join(f"<li style='color:{_GREY}'>{escape(p['problem'])} — {escape(p['fix'])}</li>"
+                    for p in report["notes"])
+    return (head + _rows((f"<b>{k}</b>", v) for k, v in rows)
+            + (f"<h4>Problems</h4><ul>{problems}</ul>" if problems else "")
+            + f"<h4>Models present offline</h4><p style='color:{_GREY}'>{escape(where)}</p>" + _rows(found)
+            + (f"<h4>Notes</h4><ul>{notes}</ul>" if notes else ""))
+
+
+class BackendOptionsPage(QgsOptionsPageWidget):
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.backend, self.settings = processing_modules()
+        self.setObjectName("geofidelityOptions")
+        self.doctor_run: DoctorRun | None = None
+        layout = QVBoxLayout(self)
+        box = QGroupBox("Backend")
+        form = QFormLayout(box)
+        self.python = QgsFileWidget()
+        self.python.setStorageMode(QgsFileWidget.GetFile)
+        self.python.setFilePath(self.settings.get(self.settings.PYTHON_KEY))
+        default, source = self.settings.backend_python()
+        self.python.lineEdit().setPlaceholderText(f"{default or 'none'} ({source})")
+        self.python.setToolTip(self.settings.DESCRIPTIONS[self.settings.PYTHON_KEY])
+        self.models = QgsFileWidget()
+        self.models.setStorageMode(QgsFileWidget.GetDirectory)
+        self.models.setFilePath(self.settings.get(self.settings.MODELS_KEY))
+        self.models.lineEdit().setPlaceholderText("the Hugging Face cache (HF_HOME)")
+        self.device = QComboBox()
+        self.device.setEditable(True)
+        self.device.addItems(DEVICES)
+        self.device.setCurrentText(self.settings.default_device())
+        self.device.lineEdit().setPlaceholderText("automatic: the GPU when there is one")
+        form.addRow("Backend Python executable", self.python)
+        form.addRow("Models folder", self.models)
+        form.addRow("Default device", self.device)
+        buttons = QHBoxLayout()
+        self.test_button = QPushButton("Test backend")
+        self.setup_button = QPushButton("Set up backend…")
+        self.status = QLabel("")
+        buttons.addWidget(self.test_button)
+        buttons.addWidget(self.setup_button)
+        buttons.addWidget(self.status, 1)
+        form.addRow(buttons)
+        layout.addWidget(box)
+        self.report = QTextBrowser()
+        self.report.setOpenExternalLinks(False)
+        self.report.setPlaceholderText("Test backend runs the doctor in the backend Python and shows what it finds.")
+        layout.addWidget(self.report, 1)
+        self.test_button.clicked.connect(self.test_backend)
+        self.setup_button.clicked.connect(self.open_setup)
+
+    def apply(self):
+        self.settings.set_value(self.settings.PYTHON_KEY, self.python.filePath().strip())
+        self.settings.set_value(self.settings.MODELS_KEY, self.models.filePath().strip())
+        self.settings.set_value(self.settings.DEVICE_KEY, self.device.currentText().strip())
+
+    def test_backend(self):
+        if self.doctor_run is not None:
+            return
+        run = DoctorRun(self.python.filePath().strip(), self.models.filePath().strip())
+        run.reported.connect(self.show_report)
+        run.failed.connect(self.show_failure)
+        run.finished.connect(self._doctor_finished)
+        self.destroyed.connect(lambda *_: setattr(run.feedback, "canceled", True))
+        self.doctor_run = run
+        self.test_button.setEnabled(False)
+        self.status.setText("running the doctor in the backend…")
+        _keep(run)
+        run.start()
+
+    def _doctor_finished(self):
+        self.doctor_run = None
+        self.test_button.setEnabled(True)
+
+    def show_report(self, report: dict):
+        healthy = report.get("healthy")
+        self.status.setText(f"<span style='color:{_GREEN}'>✓ healthy</span>" if healthy else
+                            f"<span style='color:{_RED}'>✗ {len(report.get('problems') or [])} problem(s): see below</span>")
+        self.report.setHtml(report_html(report))
+
+    def show_failure(self, message: str):
+        self.status.setText(f"<span style='color:{_RED}'>✗ the backend did not run</span>")
+        self.report.setHtml(f"<p style='color:#c62828'><b>✗ the backend did not run</b></p><p>{escape(message)}</p>")
+
+    def open_setup(self):
+        dialog = BackendSetupDialog(self, models_dir=self.models.filePath().strip())
+        dialog.backendReady.connect(self.python.setFilePath)
+        dialog.backendReady.connect(lambda _: self.test_backend())
+        dialog.open()
+        self.setup_dialog = dialog
+
+
+class BackendSetupDialog(QDialog):
+    """Base Python, target folder, profile, torch flavour; a live log, progress and Cancel."""
+
+    backendReady = pyqtSignal(str)  # noqa: N815 (Qt naming)
+
+    def __init__(self, parent=None, models_dir: str = ""):
+        super().__init__(parent)
+        self.setWindowTitle("Set up the GeoFidelity backend")
+        self.models_dir = models_dir
+        self.run_thread: SetupRun | None = None
+        layout = QVBoxLayout(self)
+        form = QFormLayout()
+        self.base_python = QgsFileWidget()
+        self.base_python.setStorageMode(QgsFileWidget.GetFile)
+        self.base_python.setFilePath(backend_setup.default_base_python() or "")
+        self.target = QgsFileWidget()
+        self.target.setStorageMode(QgsFileWidget.GetDirectory)
+        self.target.setFilePath(str(backend_setup.default_venv_dir()))
+        self.profile = QComboBox()
+        for name in backend_setup.profile_names():
+            self.profile.addItem(name, name)
+        self.torch = QComboBox()
+        for key, label in backend_setup.torch_flavour_labels().items():
+            self.torch.addItem(label, key)
+        self.system_site = QCheckBox("use the system's packages (the geo stack comes from the system)")
+        self.system_site.setChecked(sys.platform.startswith("linux"))
+        form.addRow("Base Python", self.base_python)
+        form.addRow("Environment folder", self.target)
+        form.addRow("Profile", self.profile)
+        form.addRow("torch build", self.torch)
+        form.addRow("", self.system_site)
+        layout.addLayout(form)
+        self.description = QLabel("")
+        self.description.setWordWrap(True)
+        layout.addWidget(self.description)
+        self.stage = QLabel("")
+        self.bar = QProgressBar()
+        self.bar.setRange(0, 1000)
+        self.log = QPlainTextEdit()
+        self.log.setReadOnly(True)
+        self.log.setMaximumBlockCount(5000)
+        layout.addWidget(self.stage)
+        layout.addWidget(self.bar)
+        layout.addWidget(self.log, 1)
+        buttons = QHBoxLayout()
+        self.start_button, self.cancel_button, self.close_button = (QPushButton("Set up"), QPushButton("Cancel"),
+                                                                    QPushButton("Close"))
+        self.cancel_button.setEnabled(False)
+        for button in (self.start_button, self.cancel_button, self.close_button):
+            buttons.addWidget(button)
+        layout.addLayout(buttons)
+        self.start_button.clicked.connect(self.start)
+        self.cancel_button.clicked.connect(self.cancel)
+        self.close_button.clicked.connect(self.reject)
+        self.profile.currentIndexChanged.connect(self._describe)
+        self.resize(760, 560)
+        self._describe()
+
+    def _describe(self):
+        try:
+            profile = backend_setup.load_profile(self.profile.currentData())
+        except backend_setup.SetupError as exc:
+            self.description.setText(str(exc))
+            return
+        self.description.setText(f"{profile.description} ({len(profile.requirements)} pinned requirements)")
+        self.torch.setEnabled(profile.has("torch"))
+
+    def start(self):
+        try:
+            run = SetupRun(venv=self.target.filePath().strip() or str(backend_setup.default_venv_dir()),
+                           python=self.base_python.filePath().strip() or None, profile=self.profile.currentData(),
+                           torch=self.torch.currentData(), system_site_packages=self.system_site.isChecked(),
+                           models_dir=self.models_dir or None)
+        except backend_setup.SetupError as exc:
+            self.stage.setText(f"✗ {exc}")
+            return
+        run.line.connect(self.log.appendPlainText)
+        run.progress.connect(self._progress)
+        run.succeeded.connect(self._succeeded)
+        run.failed.connect(self._failed)
+        run.finished.connect(self._finished)
+        self.run_thread, self.venv = run, run.setup.venv
+        self.log.clear()
+        self.start_button.setEnabled(False)
+        self.cancel_button.setEnabled(True)
+        _keep(run)
+        run.start()
+
+    def cancel(self):
+        if self.run_thread is not None:
+            self.stage.setText("cancelling…")
+            self.cancel_button.setEnabled(False)
+            self.run_thread.setup.cancel()
+
+    def reject(self):  # Close, Esc, the window's ×: a running setup is cancelled, never orphaned
+        self.cancel()
+        super().reject()
+
+    def _progress(self, fraction: float, stage: str):
+        self.bar.setValue(int(1000 * fraction))
+        self.stage.setText(stage)
+
+    def _succeeded(self, report: dict):
+        python = str(backend_setup.venv_python(self.venv))
+        self.stage.setText(f"✓ ready: {python} (profile {report.get('profile', {}).get('name')}, healthy)")
+        self.log.appendPlainText(f"\nbackend ready: {python}")
+        self.backendReady.emit(python)
+
+    def _failed(self, message: str, cancelled: bool):
+        self.stage.setText(("cancelled" if cancelled else "✗ failed") + f": {message.split(' — ')[0]}")
+        self.log.appendPlainText(f"\n{'' if cancelled else 'error: '}{message}")
+
+    def _finished(self):
+        self.run_thread = None
+        self.start_button.setEnabled(True)
+        self.cancel_button.setEnabled(False)
+
+
+class GeoFidelityOptionsFactory(QgsOptionsWidgetFactory):
+    """A top-level page, so that the "Settings › Options › GeoFidelity" every message names is
+    where the user finds it."""
+
+    def __init__(self):
+        super().__init__(TITLE, _icon())
+
+    def icon(self):
+        return _icon()
+
+    def createWidget(self, parent=None):  # noqa: N802 (QGIS's name)
+        return BackendOptionsPage(parent)
+
+
+def _icon() -> QIcon:
+    from ..core.resources import resource
+
+    return QIcon(str(resource("icons", "geofidelity.svg")))
+
+
+def register_options_page(iface):
+    """Add the page to *Settings › Options* (call from the plugin's ``initGui``)."""
+    global _FACTORY
+    if _FACTORY is None:
+        _FACTORY = GeoFidelityOptionsFactory()
+        iface.registerOptionsWidgetFactory(_FACTORY)
+    return _FACTORY
+
+
+def unregister_options_page(iface):
+    """Remove the page (the plugin's ``unload``); cancels a doctor or setup still running."""
+    global _FACTORY
+    for thread in list(_RUNNING):
+        if isinstance(thread, SetupRun):
+            thread.setup.cancel()
+        elif isinstance(thread, DoctorRun):
+            thread.feedback.canceled = True
+    if _FACTORY is not None:
+        iface.unregisterOptionsWidgetFactory(_FACTORY)
+        _FACTORY = None
