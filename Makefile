@@ -60,6 +60,7 @@ plugin:
 	cp -r geofidelity_plugin/. $(PLUGIN_DIR)/
 	cp -r processing_algorithms resources $(PLUGIN_DIR)/
 	cp metadata.txt README.md LICENSE $(PLUGIN_DIR)/
+	mkdir -p $(PLUGIN_DIR)/resources/backend && cp requirements.txt requirements.lock $(PLUGIN_DIR)/resources/backend/
 	find $(PLUGIN_DIR) -name '__pycache__' -prune -exec rm -rf {} +
 
 zip: plugin

@@ -236,15 +236,15 @@ def pip_failure(code: int, tail: list[str], profile: str) -> str:
     missing = re.search(r"No matching distribution found for (\S+)", joined)
     if missing:
         fix = (f"{missing.group(1)} is not available for this Python and platform from the package index pip "
-               "uses — check the name and version, your network or proxy (pip config list), or choose another "
+               "uses: check the name and version, your network or proxy (pip config list), or choose another "
                "profile")
     elif "No module named pip" in joined:
-        fix = "the environment has no pip — add it with `<environment>/bin/python -m ensurepip`, or choose a new folder"
+        fix = "the environment has no pip: add it with `<environment>/bin/python -m ensurepip`, or choose a new folder"
     elif re.search(r"No space left|Errno 28", joined):
-        fix = "the disk is full — free some space or choose a target folder on another disk"
+        fix = "the disk is full: free some space or choose a target folder on another disk"
     elif re.search(r"NewConnectionError|Temporary failure in name resolution|Could not fetch URL|ProxyError|"
                    r"timed out|SSLError", joined):
-        fix = ("pip could not reach the package index — check the network connection or proxy "
+        fix = ("pip could not reach the package index: check the network connection or proxy "
                "(pip config list), then run Set up backend again (it reuses the folder)")
     else:
         fix = "read pip's log above, fix the cause, then run Set up backend again (it reuses the folder)"
@@ -375,18 +375,22 @@ class BackendSetup:
             except OSError as exc:
                 self._log(f"warning: could not link {target} to {system} ({exc}); pyproj may not find its data")
 
-    def _install(self) -> None:
-        pins = self.venv / f"geofidelity-requirements-{self.profile.name}.txt"
-        pins.write_text("\n".join(r.line for r in self.profile.requirements) + "\n", encoding="utf-8")
+    def pip_command(self, requirements_file: Path) -> tuple[list[str], dict]:
+        """pip's command line and environment for this profile and torch flavour."""
         argv = [str(venv_python(self.venv)), "-m", "pip", "install", "--progress-bar", "off",
-                "--disable-pip-version-check", "--no-input", "-r", str(pins)]
-        extra = {"PYTHONNOUSERSITE": "1"}  # everything pip adds lands in the venv
+                "--disable-pip-version-check", "--no-input", "-r", str(requirements_file)]
+        env = child_environment({"PYTHONNOUSERSITE": "1"})  # everything pip adds lands in the venv
         if self.profile.has("torch") and self.torch == "cpu":
             argv += ["--extra-index-url", CPU_INDEX]
-        env = child_environment(extra)
         if self.profile.has("torch") and self.torch == "cuda":  # PyPI's default build, not a configured CPU wheel
             env = {k: v for k, v in env.items() if k not in _PIP_SOURCES}
             env["PIP_CONFIG_FILE"] = os.devnull
+        return argv, env
+
+    def _install(self) -> None:
+        pins = self.venv / f"geofidelity-requirements-{self.profile.name}.txt"
+        pins.write_text("\n".join(r.line for r in self.profile.requirements) + "\n", encoding="utf-8")
+        argv, env = self.pip_command(pins)
         self._progress(0.05, "resolving and downloading")
         self._log(f"installing the {self.profile.name} profile ({len(self.profile.requirements)} requirements, "
                   f"torch: {self.torch if self.profile.has('torch') else 'not in this profile'})")

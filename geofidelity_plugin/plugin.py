@@ -34,6 +34,9 @@ class GeoFidelityPlugin:
 
     def initGui(self):  # noqa: N802
         self.initProcessing()
+        from .gui.backend_options import register_options_page
+
+        register_options_page(self.iface)  # Settings › Options › GeoFidelity
         from qgis.PyQt.QtGui import QIcon
         from qgis.PyQt.QtWidgets import QAction
 
@@ -68,6 +71,10 @@ class GeoFidelityPlugin:
 
     def unload(self):
         from qgis.core import QgsApplication
+
+        from .gui.backend_options import unregister_options_page
+
+        unregister_options_page(self.iface)
 
         tool = getattr(self, "tool", None)
         if tool is not None:  # the map tool points at the action: let go of both, in order

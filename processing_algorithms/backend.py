@@ -93,8 +93,10 @@ def backend_environment(extra: dict | None = None) -> dict:
     env["PYTHONUNBUFFERED"] = "1"
     env["PYTHONIOENCODING"] = "utf-8"
     models = backend_settings.models_dir()
-    if models and "HF_HOME" not in env:
+    if models:  # the models folder is the Hugging Face cache the backend reads (and the doctor lists)
         env["GEOFIDELITY_MODELS_DIR"] = models
+        if "HF_HOME" not in env and "HF_HUB_CACHE" not in env:
+            env["HF_HUB_CACHE"] = models
     env.update(extra or {})
     return env
 

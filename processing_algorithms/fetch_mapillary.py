@@ -83,7 +83,8 @@ class FetchMapillaryAlgorithm(QgsProcessingAlgorithm):
                                                                 defaultValue=o.FETCH_WORKERS, minValue=1, maxValue=32)))
         self.addParameter(advanced(QgsProcessingParameterNumber(self.RATE, "API requests per second",
                                                                 QgsProcessingParameterNumber.Double,
-                                                                defaultValue=o.FETCH_REQUESTS_PER_SECOND, minValue=0.1)))
+                                                                defaultValue=o.FETCH_REQUESTS_PER_SECOND,
+                                                                minValue=0.1)))
         self.addParameter(advanced(QgsProcessingParameterNumber(
             self.TIMEOUT, "Seconds to wait for an answer before a request is retried",
             QgsProcessingParameterNumber.Double, defaultValue=o.FETCH_TIMEOUT_S, minValue=1)))

@@ -67,7 +67,8 @@ class SelectSegmentsAlgorithm(QgsProcessingAlgorithm):
             self.OVERPASS_URL, "Overpass endpoint", defaultValue=DEFAULT_OVERPASS_ENDPOINT,
             optional=True))
         self.addParameter(advanced(QgsProcessingParameterNumber(
-            self.RETRIES, "Overpass retries (busy / timeout answers)", defaultValue=DEFAULT_OVERPASS_RETRIES, minValue=0)))
+            self.RETRIES, "Overpass retries (busy / timeout answers)", defaultValue=DEFAULT_OVERPASS_RETRIES,
+            minValue=0)))
         self.addParameter(QgsProcessingParameterFeatureSource(
             self.ROAD_LAYER, "Road line layer (fields name, highway)", [QgsProcessing.TypeVectorLine],
             optional=True))

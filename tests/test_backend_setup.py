@@ -165,6 +165,22 @@ def test_full_profile_is_the_lock():
     assert all(r.line in pins for r in light.requirements)  # light takes its pins from the lock
 
 
+def test_torch_flavours(monkeypatch, tmp_path):
+    monkeypatch.setenv("PIP_FIND_LINKS", "/opt/wheels")
+    monkeypatch.setenv("PYTHONPATH", "/usr/share/qgis/python")  # QGIS's own: never passed on
+    req = tmp_path / "r.txt"
+    commands = {flavour: BackendSetup(tmp_path / "env", BASE_PYTHON, "full", torch=flavour).pip_command(req)
+                for flavour in ("configured", "cpu", "cuda")}
+    for argv, env in commands.values():
+        assert argv[:4] == [str(venv_python(tmp_path / "env")), "-m", "pip", "install"] and str(req) in argv
+        assert "--progress-bar" in argv and "PYTHONPATH" not in env
+    assert "--extra-index-url" not in commands["configured"][0] and commands["configured"][1]["PIP_FIND_LINKS"]
+    assert commands["cpu"][0][-2:] == ["--extra-index-url", "https://download.pytorch.org/whl/cpu"]
+    assert "PIP_FIND_LINKS" not in commands["cuda"][1] and commands["cuda"][1]["PIP_CONFIG_FILE"] == os.devnull
+    light_argv, light_env = BackendSetup(tmp_path / "env", BASE_PYTHON, "light", torch="cpu").pip_command(req)
+    assert "--extra-index-url" not in light_argv  # no torch in the light profile: the flavour changes nothing
+
+
 def test_pip_lines_as_progress_and_failures():
     progress = PipProgress(total=4)
     steps = [progress.feed(line) for line in (
@@ -178,7 +194,8 @@ def test_pip_lines_as_progress_and_failures():
     assert "astral==3.2 is not available" in offline and " — " in offline
     disk = pip_failure(1, ["ERROR: Could not install packages due to an OSError: [Errno 28] No space left on device"],
                        "full")
-    assert disk.endswith("the disk is full — free some space or choose a target folder on another disk")
+    assert disk.endswith(" — the disk is full: free some space or choose a target folder on another disk")
+    assert disk.count(" — ") == 1 and offline.count(" — ") == 1
 
 
 def test_stdlib_only_and_cli_help():

@@ -114,11 +114,12 @@ def test_select_segments_from_layer_files(tmp_path, helsinki_pbf):
                  [{"geometry": {"type": "Point", "coordinates": (p.lon, p.lat)}, "properties": {"name": p.name}}
                   for p in data.places])
     from_osm, from_layers = tmp_path / "osm.gpkg", tmp_path / "layers.gpkg"
-    out = _cli("select-segments", "-q", "--cities", str(resource("data", "demo_cities.csv")), "--osm", str(helsinki_pbf),
-               "--out", str(from_osm))
+    out = _cli("select-segments", "-q", "--cities", str(resource("data", "demo_cities.csv")),
+               "--osm", str(helsinki_pbf), "--out", str(from_osm))
     assert out.returncode == 0, out.stderr
-    out = _cli("select-segments", "-q", "--cities", str(tmp_path / "cities.gpkg"), "--roads", str(tmp_path / "roads.gpkg"),
-               "--places", str(tmp_path / "places.gpkg"), "--out", str(from_layers))
+    out = _cli("select-segments", "-q", "--cities", str(tmp_path / "cities.gpkg"),
+               "--roads", str(tmp_path / "roads.gpkg"), "--places", str(tmp_path / "places.gpkg"),
+               "--out", str(from_layers))
     assert out.returncode == 0, out.stderr
     rows = read_segments_gpkg(from_layers)
     assert [r["segment_id"] for r in rows] == [r["segment_id"] for r in read_segments_gpkg(from_osm)]
@@ -129,8 +130,8 @@ def test_select_segments_from_layer_files(tmp_path, helsinki_pbf):
                  "--places", str(tmp_path / "places.gpkg"), "--out", str(tmp_path / "x.gpkg"))
     assert wrong.returncode == 2 and "--places" in wrong.stderr and "--roads" in wrong.stderr
     assert "Traceback" not in wrong.stderr and not (tmp_path / "x.gpkg").exists()
-    no_name = _cli("select-segments", "--cities", str(tmp_path / "places.gpkg"), "--roads", str(tmp_path / "roads.gpkg"),
-                   "--out", str(tmp_path / "x.gpkg"))
+    no_name = _cli("select-segments", "--cities", str(tmp_path / "places.gpkg"),
+                   "--roads", str(tmp_path / "roads.gpkg"), "--out", str(tmp_path / "x.gpkg"))
     assert no_name.returncode == 2 and "lacks field(s) country_code" in no_name.stderr
 
 

@@ -119,6 +119,31 @@ def test_broken_torch_is_a_finding_not_a_crash():
     assert "CUDA          torch does not import" in out.stdout
 
 
+def _diagnose_in(python: Path) -> dict:
+    code = "import json; from geofidelity_plugin.commands import doctor; print(json.dumps(doctor.diagnose()))"
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    out = subprocess.run([str(python), "-c", code], capture_output=True, text=True, env=env, timeout=300, cwd=REPO)
+    assert out.returncode == 0, out.stderr[-2000:]
+    return json.loads(out.stdout.splitlines()[-1])
+
+
+def test_environments_without_the_system_geo_stack(tmp_path):
+    """A venv without the PROJ link, and one without the system's packages (no torch, no numpy:
+    the doctor itself still runs)."""
+    for name, flags in (("with-system", ["--system-site-packages"]), ("bare", [])):
+        subprocess.run(["/usr/bin/python3", "-m", "venv", "--without-pip", *flags, str(tmp_path / name)], check=True)
+    linked = _diagnose_in(tmp_path / "with-system" / "bin" / "python")
+    proj = [p for p in linked["problems"] if p["problem"].startswith("pyproj finds no PROJ data")]
+    assert proj and f"ln -s /usr/share/proj {tmp_path / 'with-system' / 'share' / 'proj'}" in proj[0]["fix"]
+    bare = _diagnose_in(tmp_path / "bare" / "bin" / "python")
+    assert bare["packages"]["torch"] is None and bare["devices"]["error"] == "torch not installed"
+    system = [p for p in bare["problems"] if "from the operating system do not import" in p["problem"]]
+    assert system and "shapely" in system[0]["problem"] and "No module named" not in system[0]["problem"]
+    assert "sudo apt install python3-requests python3-pil" in system[0]["fix"] and "Pillow" in system[0]["fix"]
+    missing = [p for p in bare["problems"] if "package(s) of the full profile are not installed" in p["problem"]]
+    assert missing and f"-m pip install -r {REPO / 'requirements.lock'}" in missing[0]["fix"]
+
+
 def test_models_folder_layouts(tmp_path, monkeypatch):
     monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "empty-hub"))
     models = tmp_path / "models"

@@ -186,20 +186,30 @@ def _install_fix(py: str, lines: list[str], install_from) -> str:
             "GeoFidelity)")
 
 
+_PIP_NAMES = {"PIL": "Pillow"}
+
+
 def check_system(system: dict, problems: list) -> list:
     """The geo stack and friends from the operating system (not pinned by a profile)."""
-    rows = []
+    rows, broken = [], []
     for module, apt in system.items():
         error = _import_error(module)
-        version = None
-        if error is None:
-            version = str(getattr(sys.modules[module], "__version__", "") or "") or None
-            if module == "pyproj":
-                error = _proj_data_error()
+        version = str(getattr(sys.modules.get(module), "__version__", "") or "") or None if error is None else None
+        if error is None and module == "pyproj":
+            error = _proj_data_error()
+            if error:
+                _problem(problems, f"pyproj finds no PROJ data ({error})",
+                         f"link the system's PROJ data into this environment: ln -s /usr/share/proj "
+                         f"{Path(sys.prefix) / 'share' / 'proj'} (Set up backend… does it), or set PROJ_DATA")
+        elif error:
+            broken.append((module, apt, error))
         rows.append({"module": module, "package": apt, "version": version, "error": error})
-        if error:
-            _problem(problems, f"{module} {'finds no PROJ data' if 'PROJ' in error else 'does not import'} ({error})",
-                     _system_fix(module, apt))
+    if broken:
+        said = ", ".join(m if e.startswith("ModuleNotFoundError") else f"{m} ({e})" for m, _, e in broken)
+        _problem(problems, f"{len(broken)} module(s) from the operating system do not import: {said}",
+                 f"install them: sudo apt install {' '.join(a for _, a, _ in broken)} (Debian/Ubuntu) and use an "
+                 "environment with system site packages (Set up backend… makes one on Linux), or pip install "
+                 f"{' '.join(_PIP_NAMES.get(m, m) for m, _, _ in broken)} into it")
     return rows
 
 
@@ -211,14 +221,6 @@ def _proj_data_error() -> str | None:
     except Exception as exc:  # noqa: BLE001
         return f"PROJ data: {str(exc).splitlines()[0]}"
     return None
-
-
-def _system_fix(module: str, apt: str) -> str:
-    if module == "pyproj":
-        return (f"link the system's PROJ data into this environment: ln -s /usr/share/proj "
-                f"{Path(sys.prefix) / 'share' / 'proj'} (Set up backend… does it), or set PROJ_DATA")
-    return (f"it comes from the operating system: install {apt} (sudo apt install {apt}) and use an environment "
-            f"with system site packages (Set up backend… makes one on Linux), or pip install {module} into it")
 
 
 def devices(notes: list) -> dict:

@@ -9,7 +9,7 @@ from .progress import progress_for
 
 
 def register(sub) -> None:
-    from ..core.evaluation.evaluate import EvaluationOptions
+    from ..core.evaluation.options import EvaluationOptions
     d = EvaluationOptions()
     p = sub.add_parser("evaluate", help="4 · score generated panels and anchors (method §5–§7)",
                        description="Embed with DINOv2 (cached), score every panel, write tables, layer and manifest.")

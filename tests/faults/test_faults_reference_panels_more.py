@@ -409,7 +409,8 @@ def test_build_galleries_core_refuses_a_negative_seed(store_copy):
 def test_qgis_build_galleries_with_a_negative_seed(qgis_env, store_copy):
     before = digest(store_copy)
     out = run_qgis(qgis_env, "build_galleries", STORE=store_copy, SEED=-1, KEEP_EXISTING="false")
-    assert_qgis_fails_cleanly(out, "random seed", "--seed", "got -1")
+    # the backend's command line refuses the value before the store is opened, in its own words
+    assert_qgis_fails_cleanly(out, "build-galleries: argument --seed", "must be a whole number ≥ 0", "got -1")
     assert digest(store_copy) == before
 
 

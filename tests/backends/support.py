@@ -1,0 +1,121 @@
+"""What the backend-process tests share: an evaluable store on disk, a stand-in backend
+executable, a feedback that records (and can cancel), and SQLite's own integrity check."""
+from __future__ import annotations
+
+import os
+import re
+import sqlite3
+import stat
+import sys
+import time
+from pathlib import Path
+
+from qgis.core import QgsProcessingFeedback
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent.parent
+
+
+def venv_python() -> str:
+    """The project's backend Python (the checkout's .venv), else the one running the tests."""
+    candidate = REPO / ".venv" / "bin" / "python"
+    return str(candidate) if candidate.exists() else sys.executable
+
+
+def make_evaluable(root: Path, per_city: int) -> tuple[Path, Path]:
+    """A benchmark store (3 cities × ``per_city`` segments, 7 reference images each, one model
+    with 4 conditions × 4 images per segment) and a tiny DINOv2 saved to disk."""
+    from eval_fixtures import make_store
+    from tiny_models import make_tiny_dinov2
+
+    store, _ = make_store(root, per_city=per_city, refs=7, models=("m1",))
+    store.close()
+    return root / "store.sqlite", make_tiny_dinov2(root / "dinov2")
+
+
+def backend_wrapper(folder: Path, body: str) -> Path:
+    """An executable shell script to configure as the backend Python; ``body`` ends with an
+    ``exec`` of the real Python (``$PY``) on whatever it should run."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "backend-python"
+    path.write_text(f'#!/bin/sh\nPY="{venv_python()}"\n{body}\n', encoding="utf-8")
+    path.chmod(path.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
+    return path
+
+
+def fake_backend(folder: Path, script: str) -> Path:
+    """A wrapper that runs ``tests/backends/<script>`` with the backend's arguments."""
+    return backend_wrapper(folder, f'exec "$PY" "{HERE / script}" "$@"')
+
+
+def integrity(path: Path) -> list:
+    """``PRAGMA integrity_check`` of a SQLite file: ``[("ok",)]`` when it is sound."""
+    db = sqlite3.connect(str(path))
+    try:
+        return db.execute("PRAGMA integrity_check").fetchall()
+    finally:
+        db.close()
+
+
+def gone(pid: int) -> bool:
+    """True when neither the process nor any member of its process group is left."""
+    for probe in (os.kill, os.killpg):
+        try:
+            probe(pid, 0)
+        except ProcessLookupError:
+            continue
+        return False
+    return True
+
+
+class RecordingFeedback(QgsProcessingFeedback):
+    """Keeps what the runner relays; cancels at a stage (``cancel_stage``) or once the progress
+    reaches ``cancel_percent`` inside that stage, like a user pressing Cancel. Also cancels past
+    ``deadline_s`` so that a backend that never ends fails the test instead of hanging it."""
+
+    def __init__(self, cancel_stage: str | None = None, cancel_percent: float | None = None,
+                 deadline_s: float = 300.0):
+        super().__init__()
+        self.cancel_stage, self.cancel_percent = cancel_stage, cancel_percent
+        self.deadline = time.monotonic() + deadline_s
+        self.stage = ""
+        self.texts: list[str] = []
+        self.infos: list[str] = []
+        self.cancel_requested_at: float | None = None
+        self.timed_out = False
+
+    def _request_cancel(self) -> None:
+        if self.cancel_requested_at is None:
+            self.cancel_requested_at = time.monotonic()
+            self.cancel()
+
+    def setProgressText(self, text):  # noqa: N802
+        self.stage = text
+        self.texts.append(text)
+        if self.cancel_stage and self.cancel_percent is None and text.startswith(self.cancel_stage):
+            self._request_cancel()
+        super().setProgressText(text)
+
+    def setProgress(self, progress):  # noqa: N802
+        if (self.cancel_percent is not None and self.stage.startswith(self.cancel_stage or "")
+                and progress >= self.cancel_percent):
+            self._request_cancel()
+        super().setProgress(progress)
+
+    def pushInfo(self, info, *args):  # noqa: N802
+        self.infos.append(info)
+        super().pushInfo(info, *args)
+
+    def isCanceled(self):  # noqa: N802
+        if not self.timed_out and time.monotonic() > self.deadline:
+            self.timed_out = True
+            self.cancel()
+        return super().isCanceled()
+
+    def features_cached(self) -> int | None:
+        """FEATURES_CACHED as the evaluate algorithm reports it ("…, cached N")."""
+        for info in reversed(self.infos):
+            found = re.search(r"features computed \S+, cached (\d+)", info)
+            if found:
+                return int(found.group(1))
+        return None
