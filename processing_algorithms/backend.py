@@ -225,6 +225,11 @@ def run_backend(command: str, args: list[str], feedback=None, *, env: dict | Non
         code = proc.wait()
         for reader in readers:
             reader.join(timeout=1)
+        for stream in (proc.stdout, proc.stderr):
+            try:
+                stream.close()
+            except OSError:
+                pass
     LAST_RUN["returncode"] = code
     if cancelled:
         raise QgsProcessingException(
