@@ -11,44 +11,10 @@ from qgis.core import (QgsProcessingContext, QgsProcessingException,
 from . import RESOURCES
 
 
-class FeedbackProgress:
-    """Adapts ``QgsProcessingFeedback`` to the core's ``Progress`` protocol."""
-
-    def __init__(self, feedback):
-        self.feedback = feedback
-
-    def set_progress(self, percent: float) -> None:
-        if self.feedback is not None:
-            self.feedback.setProgress(percent)
-
-    def info(self, message: str) -> None:
-        if self.feedback is not None:
-            self.feedback.pushInfo(message)
-
-    def warning(self, message: str) -> None:
-        if self.feedback is not None:
-            self.feedback.pushWarning(message)
-
-    def is_canceled(self) -> bool:
-        return self.feedback is not None and self.feedback.isCanceled()
-
-
 def _as_processing_exception(exc: BaseException) -> QgsProcessingException:
     from geofidelity_plugin.core.errors import user_message
 
     return QgsProcessingException(user_message(exc)[0])
-
-
-def run_core(func, *args, **kwargs):
-    """Call the core; every failure becomes a ``QgsProcessingException`` with the CLI's text."""
-    try:
-        return func(*args, **kwargs)
-    except QgsProcessingException:
-        raise
-    except Exception as exc:  # noqa: BLE001 — translated, never a traceback in the dialog
-        if _debug():
-            raise
-        raise _as_processing_exception(exc) from None
 
 
 def _debug() -> bool:
