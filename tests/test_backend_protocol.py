@@ -131,6 +131,26 @@ def test_memory_error_is_a_memory_event(in_process_jsonl, monkeypatch):
     assert "out of memory" in error["message"] and error["fix"]
 
 
+@pytest.mark.parametrize("failure", [
+    RuntimeError("[enforce fail at alloc_cpu.cpp:127] err == 0. DefaultCPUAllocator: can't allocate memory: you "
+                 "tried to allocate 40000000000 bytes. Error code 12 (Cannot allocate memory)"),
+    ImportError("libtorch_cpu.so: failed to map segment from shared object"),
+], ids=["torch-cpu-allocator", "library-load"])
+def test_memory_exhaustion_outside_python_is_a_memory_event(in_process_jsonl, monkeypatch, failure):
+    """What torch and the dynamic loader raise when memory runs out (both seen under ``ulimit -v``)."""
+    from geofidelity_plugin.commands import evaluation
+
+    cli, buffer = in_process_jsonl
+
+    def out_of_memory(args):
+        raise failure
+
+    monkeypatch.setattr(evaluation, "cmd_evaluate", out_of_memory)
+    code = cli.main(["--events", "jsonl", "evaluate", "--store", "s.sqlite", "--out", "o"])
+    error = [json.loads(line) for line in buffer.getvalue().splitlines()][-1]
+    assert error["kind"] == "memory" and code == 2 and "memory" in error["message"], error
+
+
 def test_event_progress_is_thinned(monkeypatch):
     """A loop that reports 10,001 times gives about 200 lines (one per 0.5 %), first and last kept;
     a small step still goes out once 0.2 s have passed."""

@@ -73,13 +73,25 @@ def _describe_sqlite_error(exc: sqlite3.DatabaseError) -> str:
             "delete the damaged cache and run again")
 
 
+#: what torch (CPU allocator, CUDA) and the dynamic loader say when memory runs out
+_MEMORY_SIGNS = ("can't allocate memory", "cannot allocate memory", "out of memory",
+                 "failed to map segment from shared object")
+
+
+def is_out_of_memory(exc: BaseException) -> bool:
+    """A ``MemoryError``, or a library's own out-of-memory error (``RuntimeError``, ``ImportError``)."""
+    if isinstance(exc, MemoryError):
+        return True
+    return isinstance(exc, (RuntimeError, ImportError)) and any(s in str(exc).lower() for s in _MEMORY_SIGNS)
+
+
 def user_message(exc: BaseException) -> tuple[str, bool]:
     """The text a user sees for ``exc`` and whether it is a foreseen failure (``False``: a bug)."""
     if isinstance(exc, GeoFidelityError):
         return str(exc), True
     if isinstance(exc, OSError):
         return describe_os_error(exc), True
-    if isinstance(exc, MemoryError):
+    if is_out_of_memory(exc):
         return ("out of memory — lower the batch size, process fewer segments at a time, or close other "
                 "programs"), True
     if isinstance(exc, sqlite3.DatabaseError):

@@ -122,11 +122,11 @@ def backend_version() -> str:
 
 
 def error_kind(exc: BaseException) -> str:
-    from .errors import Cancelled, InputError, OutputError, RemoteServiceError
+    from .errors import Cancelled, InputError, OutputError, RemoteServiceError, is_out_of_memory
 
     if isinstance(exc, (Cancelled, KeyboardInterrupt)):
         return "cancelled"
-    if isinstance(exc, MemoryError):
+    if is_out_of_memory(exc):
         return "memory"
     for cls, kind in ((InputError, "input"), (OutputError, "output"), (RemoteServiceError, "remote")):
         if isinstance(exc, cls):
