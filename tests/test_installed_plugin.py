@@ -57,7 +57,12 @@ def test_zip_contents(plugin_zip):
         names = zf.namelist()
     assert all(n.startswith("geofidelity_plugin/") for n in names)
     for required in ("metadata.txt", "__init__.py", "core/__init__.py", "processing_algorithms/provider.py",
-                     "resources/styles/segments_by_class.qml", "resources/data/driving_side.csv", "LICENSE"):
+                     "resources/styles/segments_by_class.qml", "resources/data/driving_side.csv", "LICENSE",
+                     # what the backend, the doctor and "Set up backend…" need from an installed plugin
+                     "__main__.py", "cli.py", "commands/__init__.py", "commands/doctor.py", "core/events.py",
+                     "backend_setup.py", "processing_algorithms/backend.py", "gui/backend_options.py",
+                     "resources/backend/profiles.json", "resources/backend/requirements.lock",
+                     "resources/backend/requirements.txt"):
         assert f"geofidelity_plugin/{required}" in names
     assert not [n for n in names if n.endswith(BINARY_SUFFIXES) or "__pycache__" in n]
 

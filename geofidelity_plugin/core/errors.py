@@ -85,6 +85,17 @@ def is_out_of_memory(exc: BaseException) -> bool:
     return isinstance(exc, (RuntimeError, ImportError)) and any(s in str(exc).lower() for s in _MEMORY_SIGNS)
 
 
+def describe_missing_package(exc: ImportError) -> str:
+    """A backend environment without a package this step needs."""
+    import sys
+
+    name = getattr(exc, "name", None) or str(exc)
+    return (f"this step needs the Python package '{name}', which the backend environment ({sys.executable}) lacks "
+            f"or cannot import ({exc}) — in QGIS run Test backend in Settings › Options › GeoFidelity and, if "
+            f"needed, Set up backend… with the full profile; from a shell: pip install -r requirements.lock "
+            f"in that environment")
+
+
 def user_message(exc: BaseException) -> tuple[str, bool]:
     """The text a user sees for ``exc`` and whether it is a foreseen failure (``False``: a bug)."""
     if isinstance(exc, GeoFidelityError):
@@ -96,5 +107,7 @@ def user_message(exc: BaseException) -> tuple[str, bool]:
                 "programs"), True
     if isinstance(exc, sqlite3.DatabaseError):
         return _describe_sqlite_error(exc), True
+    if isinstance(exc, ImportError):
+        return describe_missing_package(exc), True
     return (f"unexpected error ({type(exc).__name__}: {exc}). This is a bug in GeoFidelity: run the "
             "command again with --debug for the details and report it."), False

@@ -133,7 +133,7 @@ def error_kind(exc: BaseException) -> str:
             return kind
     import sqlite3
 
-    if isinstance(exc, (OSError, sqlite3.DatabaseError)):
+    if isinstance(exc, (OSError, sqlite3.DatabaseError, ImportError)):
         return "system"  # a file, folder, disk or database the message names
     return "bug"
 

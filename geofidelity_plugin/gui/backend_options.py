@@ -46,14 +46,27 @@ def _keep(thread: QThread) -> None:
     thread.finished.connect(lambda: _RUNNING.discard(thread))
 
 
-class _Feedback:
-    """What ``run_backend`` asks of a ``QgsProcessingFeedback``: a cancel flag and a log."""
+#: seconds Test backend waits for the doctor (importing torch & co. takes ~10 s on a cold disk)
+DOCTOR_TIMEOUT_S = 180.0
 
-    def __init__(self):
+
+class _Feedback:
+    """What ``run_backend`` asks of a ``QgsProcessingFeedback``: a cancel flag and a log; gives up
+    after ``timeout_s`` so that a hung backend never leaves the button disabled."""
+
+    def __init__(self, timeout_s: float = DOCTOR_TIMEOUT_S):
+        import time
+
         self.canceled = False
         self.log: list[str] = []
+        self._deadline = time.monotonic() + timeout_s
+        self.timed_out = False
 
     def isCanceled(self) -> bool:  # noqa: N802 (QGIS's name)
+        import time
+
+        if not self.canceled and time.monotonic() > self._deadline:
+            self.canceled = self.timed_out = True
         return self.canceled
 
     def pushInfo(self, text):  # noqa: N802
@@ -89,9 +102,17 @@ class DoctorRun(QThread):
                 raise RuntimeError(f"the backend Python {python} does not exist — choose the python executable of an "
                                    "environment, or create one with Set up backend…")
             run = backend.run_backend("doctor", args, self.feedback, env=env, python=str(Path(python).expanduser()))
-            self.reported.emit(run.values.get("DOCTOR") or {})
+            report = run.values.get("DOCTOR")
+            if not isinstance(report, dict) or "healthy" not in report:
+                raise RuntimeError("the backend answered the doctor without a report — it runs other code than this "
+                                   "plugin's; choose the python executable of a GeoFidelity environment")
+            self.reported.emit(report)
         except Exception as exc:  # noqa: BLE001 — QgsProcessingException and our own check: shown as text
-            self.failed.emit(str(exc) or type(exc).__name__)
+            if self.feedback.timed_out:
+                self.failed.emit(f"the backend gave no answer within {DOCTOR_TIMEOUT_S:.0f} s and was stopped — check "
+                                 "that the executable is a Python environment (not a script that waits for input)")
+            else:
+                self.failed.emit(str(exc) or type(exc).__name__)
 
 
 class SetupRun(QThread):
