@@ -20,7 +20,7 @@ export TRANSFORMERS_OFFLINE := 1
 export XDG_RUNTIME_DIR := /tmp/runtime-$(shell id -u)
 export QGIS_PROCESS := qgis_process.bin
 
-.PHONY: help setup system venv data models plugin zip test demo bench lock styles model clean screenshots
+.PHONY: help setup system venv data models plugin zip test demo bench gpu-check lock styles model clean screenshots
 
 help:
 	@echo "make demo   — set up, then run the pipeline on bundled data (offline)"
@@ -77,6 +77,12 @@ screenshots: demo
 
 bench: setup
 	$(PY) benchmarks/run_all.py
+
+# GPU figures (issue 10): the six generators built from resources/generation/configs with random
+# weights, every memory plan and VRAM budget, plus DINOv2 throughput; bench_output/gpu_check.md.
+# Needs the venv only; without a CUDA device it prints one line and exits 0.
+gpu-check: venv
+	$(PY) scripts/gpu_check.py --out bench_output
 
 lock: $(STAMPS)/system
 	test -x $(PY) || $(SYSTEM_PYTHON) -m venv --system-site-packages $(VENV)

@@ -2,15 +2,16 @@
 backend process (``curate``), where the SigLIP and Mask2Former models load."""
 from __future__ import annotations
 
-from qgis.core import (QgsProcessingAlgorithm, QgsProcessingOutputNumber, QgsProcessingParameterFile,
-                       QgsProcessingParameterFileDestination, QgsProcessingParameterNumber,
-                       QgsProcessingParameterString)
+from qgis.core import (QgsProcessingAlgorithm, QgsProcessingOutputNumber, QgsProcessingParameterEnum,
+                       QgsProcessingParameterFile, QgsProcessingParameterFileDestination,
+                       QgsProcessingParameterNumber, QgsProcessingParameterString)
 
-from .common import advanced, load_backend_layers, run_backend, user_errors
+from .common import advanced, device_or_default, load_backend_layers, option, run_backend, user_errors
 
 
 class CuratePanelsAlgorithm(QgsProcessingAlgorithm):
     STORE, AUDIT, SIGLIP, VISTAS, CAP, SEED, OUTPUT = "STORE", "AUDIT_CSV", "SIGLIP_MODEL", "VISTAS_MODEL", "CAP", "SEED", "OUTPUT"
+    DEVICE, PRECISION = "DEVICE", "PRECISION"
     #: parameter, ``CurationOptions`` field, label, command-line option (commands/reference_panels.py)
     NUMBERS = (("BUFFER", "buffer_m", "Road buffer (m)", "--buffer"),
                ("SOLAR_MIN", "solar_min_deg", "Minimum solar elevation (°)", "--solar-min"),
@@ -49,7 +50,7 @@ class CuratePanelsAlgorithm(QgsProcessingAlgorithm):
         return CuratePanelsAlgorithm()
 
     def initAlgorithm(self, config=None):  # noqa: N802
-        from geofidelity_plugin.core.reference_panels.options import CurationOptions
+        from geofidelity_plugin.core.reference_panels.options import PRECISIONS, CurationOptions
 
         d = CurationOptions()
         self.addParameter(QgsProcessingParameterFile(self.STORE, "Benchmark store (.sqlite)", fileFilter="SQLite (*.sqlite)"))
@@ -65,12 +66,22 @@ class CuratePanelsAlgorithm(QgsProcessingAlgorithm):
         self.addParameter(QgsProcessingParameterNumber(self.CAP, "Images per segment at most", defaultValue=d.cap_per_segment,
                                                        minValue=1))
         self.addParameter(QgsProcessingParameterNumber(self.SEED, "Random seed", defaultValue=d.seed, minValue=0))
+        self.addParameter(advanced(QgsProcessingParameterString(
+            self.DEVICE, "Device of the SigLIP and Mask2Former tiers: cpu, cuda, cuda:N or mps (empty: the GPU "
+                         "when there is one)", optional=True)))
+        p = QgsProcessingParameterEnum(self.PRECISION, "Precision of the SigLIP and Mask2Former tiers",
+                                       list(PRECISIONS), defaultValue=PRECISIONS.index(d.precision))
+        p.setHelp("fp32, the default on every device, gives the same tier decisions on a CPU and a GPU; bf16 "
+                  "and fp16 are faster on a GPU, cached apart and recorded in the run manifest.")
+        self.addParameter(advanced(p))
         self.addParameter(QgsProcessingParameterFileDestination(self.OUTPUT, "Curated image points", "GeoPackage (*.gpkg)"))
         self.addOutput(QgsProcessingOutputNumber("KEPT", "Images kept"))
 
     @user_errors
     def processAlgorithm(self, parameters, context, feedback):  # noqa: N802
         """Runs ``curate`` in the backend process (docs/backend-protocol.md)."""
+        from geofidelity_plugin.core.reference_panels.options import PRECISIONS
+
         output = self.parameterAsFileOutput(parameters, self.OUTPUT, context)
         args = ["--store", self.parameterAsFile(parameters, self.STORE, context), "--out", output,
                 "--siglip-model", self.parameterAsString(parameters, self.SIGLIP, context) or "",
@@ -80,6 +91,8 @@ class CuratePanelsAlgorithm(QgsProcessingAlgorithm):
         for key, attr, _, cli in self.NUMBERS:
             value = self.parameterAsDouble(parameters, key, context)
             args += [cli, int(value) if attr == "phash_radius" else value]
+        option(args, "--device", device_or_default(self.parameterAsString(parameters, self.DEVICE, context)))
+        option(args, "--precision", PRECISIONS[self.parameterAsEnum(parameters, self.PRECISION, context)])
         audit_csv = self.parameterAsFile(parameters, self.AUDIT, context)
         if audit_csv:
             args += ["--audit-csv", audit_csv]

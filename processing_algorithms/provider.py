@@ -10,6 +10,7 @@ from .fetch_mapillary import FetchMapillaryAlgorithm
 from .generate_panels import GeneratePanelsAlgorithm, ImportGeneratedAlgorithm
 from .evaluate import EvaluateAlgorithm
 from .import_release import ImportReleaseAlgorithm
+from .models import ModelsAlgorithm
 from .report import ReportAlgorithm
 from .select_segments import SelectSegmentsAlgorithm
 
@@ -39,7 +40,7 @@ class GeoFidelityProvider(QgsProcessingProvider):
         for alg in (SelectSegmentsAlgorithm(), FetchMapillaryAlgorithm(), CuratePanelsAlgorithm(),
                     CoverageAuditAlgorithm(), GeneratePanelsAlgorithm(), ImportGeneratedAlgorithm(),
                     BuildGalleriesAlgorithm(), ImportReleaseAlgorithm(),
-                    EvaluateAlgorithm(), ReportAlgorithm()):
+                    EvaluateAlgorithm(), ReportAlgorithm(), ModelsAlgorithm()):
             self.addAlgorithm(alg)
 
     def id(self):

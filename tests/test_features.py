@@ -153,7 +153,7 @@ def test_tiny_model_embeddings_shape_and_info(tiny_model, good_images):
     info = extractor.model_info()
     weights = hashlib.sha256((tiny_model / "model.safetensors").read_bytes()).hexdigest()
     assert info["revision"] == f"sha256:{weights}"
-    assert info["dtype"] == "float32" and info["device"] == "cpu" and info["dim"] == 32
+    assert info["dtype"] == "float32" and info["precision"] == "fp32" and info["device"] == "cpu" and info["dim"] == 32
     assert info["preprocessing"]["crop_size"] == {"height": 56, "width": 56}
     assert info["preprocessing"]["image_mean"] == [0.485, 0.456, 0.406]
     assert info["label"] == str(tiny_model) and json.dumps(info)
@@ -207,7 +207,7 @@ def test_changes_invalidate_the_cache(tiny_model, good_images, tmp_path):
     reseeded = FeatureExtractor(make_tiny_dinov2(tmp_path / "seed1", seed=1), cache=cache)
     assert reseeded.embed_paths(good_images).computed == 5
 
-    bf16 = FeatureExtractor(tiny_model, cache=cache, dtype="bfloat16")
+    bf16 = FeatureExtractor(tiny_model, cache=cache, precision="bf16")
     assert bf16.embed_paths(good_images).computed == 5
 
     Image.new("RGB", (64, 64), (200, 30, 30)).save(good_images[2])  # new content, same path

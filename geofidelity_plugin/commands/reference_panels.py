@@ -55,6 +55,12 @@ def register(sub) -> None:
                        help=f"{text} (default %(default)s)")
     p.add_argument("--cap", type=int, default=d.cap_per_segment, help="images per segment at most (default %(default)s)")
     p.add_argument("--seed", type=argparse_number("seed"), default=d.seed, help="random seed, ≥ 0 (default %(default)s)")
+    p.add_argument("--device", help="device of the SigLIP and Mask2Former tiers: cpu, cuda, cuda:N or mps "
+                                    "(default: CUDA when present)")
+    p.add_argument("--precision", choices=o.PRECISIONS, default=d.precision,
+                   help="compute precision of the SigLIP and Mask2Former tiers; fp32 on every device keeps CPU "
+                        "and GPU runs alike, bf16/fp16 are faster on a GPU and are cached apart "
+                        "(default %(default)s)")
     p.add_argument("-q", "--quiet", action="store_true")
     p.set_defaults(func=cmd_curate)
 
@@ -128,6 +134,7 @@ def _fetch_events(args, out, totals: dict, client) -> None:
 
 
 def cmd_curate(args) -> int:
+    from ..core.devices import check_device
     from ..core.store.store import BenchmarkStore
     from ..core.reference_panels.options import CurationOptions
     from ..core.reference_panels.layers import write_images_gpkg
@@ -138,7 +145,8 @@ def cmd_curate(args) -> int:
     check_number(args.cap, "--cap (images per segment at most)", minimum=1, inclusive=True, integer=True,
                  example="--cap 65")
     options = CurationOptions(siglip_model=args.siglip_model or None, vistas_model=args.vistas_model or None,
-                              cap_per_segment=args.cap, seed=args.seed,
+                              cap_per_segment=args.cap, seed=args.seed, device=check_device(args.device),
+                              precision=args.precision,
                               **{attr: getattr(args, attr) for _, attr, _, _ in CURATION_NUMBERS})
     options.validate()
     inputs = {"the benchmark store (--store)": args.store, "the audit CSV (--audit-csv)": args.audit_csv}

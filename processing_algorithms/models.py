@@ -1,0 +1,83 @@
+"""``geofidelity:models`` — the model manager (list, download, verify, remove), run by the backend
+process (``models``). Downloads show byte progress, can be cancelled and resume where they
+stopped; offline, the error lists the models missing and how to get them. A token for gated
+models comes from a QGIS authentication config and reaches the backend in ``HF_TOKEN`` only."""
+from __future__ import annotations
+
+from qgis.core import (QgsProcessingAlgorithm, QgsProcessingException, QgsProcessingOutputNumber, QgsProcessingParameterAuthConfig,
+                       QgsProcessingParameterEnum, QgsProcessingParameterFile, QgsProcessingParameterFileDestination,
+                       QgsProcessingParameterString)
+
+from .common import advanced, run_backend, user_errors
+from .fetch_mapillary import token_from_authcfg
+
+ACTIONS = ("list", "download", "verify", "remove")
+
+
+class ModelsAlgorithm(QgsProcessingAlgorithm):
+    ACTION, MODELS, MODELS_DIR, AUTH, OUTPUT = "ACTION", "MODELS", "MODELS_DIR", "AUTH", "OUTPUT"
+
+    def name(self):
+        return "models"
+
+    def displayName(self):  # noqa: N802
+        return "0 · Models (list, download, verify, remove)"
+
+    def group(self):
+        return "0 · Set up"
+
+    def groupId(self):  # noqa: N802
+        return "setup"
+
+    def shortHelpString(self):  # noqa: N802
+        from geofidelity_plugin.core.models.registry import MODELS
+
+        return ("The models GeoFidelity uses, in the models folder (a Hugging Face cache): approximate download "
+                "size, licence gate, revision and whether each is here. Download fetches the files the loaders "
+                "read from the Hugging Face Hub with progress; cancel keeps what arrived and the next download goes "
+                "on from there; every file is checked against the Hub's checksum. Nothing else in GeoFidelity "
+                "downloads a model. Verify re-checks the files, remove deletes a model's folder. Gated models need "
+                "their licence accepted on the model page and a token (authentication config: Basic with the token "
+                "as password, or a 'token' entry). Names: " + ", ".join(MODELS) + ", or any hub id owner/name.")
+
+    def createInstance(self):  # noqa: N802
+        return ModelsAlgorithm()
+
+    def initAlgorithm(self, config=None):  # noqa: N802
+        from .backend_settings import models_dir
+
+        self.addParameter(QgsProcessingParameterEnum(self.ACTION, "Action", options=list(ACTIONS), defaultValue=0))
+        models = QgsProcessingParameterString(self.MODELS, "Models (names or hub ids, separated by spaces or commas; "
+                                                           "empty: all, for list and verify)", optional=True)
+        self.addParameter(models)
+        self.addParameter(QgsProcessingParameterFile(self.MODELS_DIR, "Models folder",
+                                                     behavior=QgsProcessingParameterFile.Folder,
+                                                     defaultValue=models_dir() or None, optional=True))
+        self.addParameter(advanced(QgsProcessingParameterAuthConfig(
+            self.AUTH, "Hugging Face token for gated models (authentication config)", optional=True)))
+        self.addParameter(QgsProcessingParameterFileDestination(self.OUTPUT, "Models table", "CSV (*.csv)"))
+        self.addOutput(QgsProcessingOutputNumber("PRESENT", "Models present"))
+
+    @user_errors
+    def processAlgorithm(self, parameters, context, feedback):  # noqa: N802
+        """Runs ``models ACTION`` in the backend process (docs/backend-protocol.md); the token travels
+        in the child's environment."""
+        action = ACTIONS[self.parameterAsEnum(parameters, self.ACTION, context)]
+        names = [n for n in self.parameterAsString(parameters, self.MODELS, context).replace(",", " ").split() if n]
+        if action in ("download", "remove") and not names:
+            raise QgsProcessingException(f"no model named for {action} — give names such as dinov2-base in Models "
+                                         "(the list action shows them all)")
+        output = self.parameterAsFileOutput(parameters, self.OUTPUT, context)
+        args = [action, *names, "--table", output]
+        folder = self.parameterAsFile(parameters, self.MODELS_DIR, context)
+        if folder:
+            args += ["--models-dir", folder]
+        token = token_from_authcfg(self.parameterAsString(parameters, self.AUTH, context))
+        # without a config the backend reads HF_TOKEN from the environment it inherits
+        run = run_backend("models", args, feedback, env={"HF_TOKEN": token} if token else None)
+        rows = run.values.get("MODELS") or []
+        for row in rows:
+            feedback.pushInfo(f"{row['name']}: {row['status']}" + (f" — {row['path']}" if row.get("path") else "")
+                              + (f" ({row['note']})" if row.get("note") else ""))
+        return {self.OUTPUT: run.path("TABLE") or output,
+                "PRESENT": sum(1 for row in rows if row.get("status") == "present")}

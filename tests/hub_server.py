@@ -1,0 +1,269 @@
+"""A fake Hugging Face Hub on 127.0.0.1 that speaks the Hub's file API in its real format, for
+the model manager's tests (``HF_ENDPOINT`` points at it). It serves real model folders:
+
+- ``GET /api/models/{repo}/revision/{rev}`` (``?blobs=true``) → ``sha``, ``gated``, ``siblings``
+  with ``rfilename``, ``size``, ``blobId`` and, for LFS files, ``lfs: {sha256, size, pointerSize}``;
+  an unknown repo is a 401 ``RepoNotFound``, an unknown revision a 404 ``RevisionNotFound``;
+- ``GET /{repo}/resolve/{rev}/{path}`` → the file (with ``ETag`` and ``X-Repo-Commit``); an LFS
+  file redirects (302) to ``/cdn/{sha256}`` as the Hub sends them to its CDN; ``Range: bytes=N-``
+  gives a 206 (or a 416 past the end); a gated repo without the token is a 401 ``GatedRepo``, a
+  missing file a 404 ``EntryNotFound``.
+
+Switches reproduce what happens to real downloads: ``pause_at`` (send the first N bytes of a
+file, then hold the connection until :meth:`release`), ``drop_at`` (send N bytes, hang up —
+once), ``offline`` (every request refused by closing the connection). Each request is logged
+with its path, ``Range`` and whether it carried an ``Authorization`` header.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+TOKEN = "hf_fAkEtEsTtOkEn0123456789"
+LFS_SUFFIXES = (".safetensors", ".bin", ".model", ".msgpack", ".h5", ".onnx")
+
+
+@dataclass
+class RepoFile:
+    path: str
+    data: bytes
+    lfs: bool
+
+    @property
+    def sha256(self) -> str:
+        return hashlib.sha256(self.data).hexdigest()
+
+    @property
+    def blob_id(self) -> str:
+        if self.lfs:  # git holds the pointer file, not the content
+            return hashlib.sha1(f"blob {len(self.pointer)}\0".encode() + self.pointer).hexdigest()
+        return hashlib.sha1(f"blob {len(self.data)}\0".encode() + self.data).hexdigest()
+
+    @property
+    def pointer(self) -> bytes:
+        return (f"version https://git-lfs.github.com/spec/v1\noid sha256:{self.sha256}\n"
+                f"size {len(self.data)}\n").encode()
+
+    def sibling(self) -> dict:
+        out = {"rfilename": self.path, "blobId": self.blob_id, "size": len(self.data)}
+        if self.lfs:
+            out["lfs"] = {"sha256": self.sha256, "size": len(self.data), "pointerSize": len(self.pointer)}
+        return out
+
+
+@dataclass
+class Repo:
+    repo_id: str
+    files: dict[str, RepoFile]
+    gated: bool = False
+    commit: str = ""
+
+    def __post_init__(self):
+        listing = "".join(f"{p} {f.blob_id}\n" for p, f in sorted(self.files.items()))
+        self.commit = hashlib.sha1(f"{self.repo_id}\n{listing}".encode()).hexdigest()
+
+
+@dataclass
+class Request:
+    path: str
+    range: str | None
+    authorized: bool
+    status: int = 0
+
+
+@dataclass
+class FakeHub:
+    repos: dict[str, Repo] = field(default_factory=dict)
+    pause_at: dict[str, int] = field(default_factory=dict)  # file path → bytes sent before holding
+    drop_at: dict[str, int] = field(default_factory=dict)  # file path → bytes sent before hanging up (once)
+    offline: bool = False
+    requests: list[Request] = field(default_factory=list)
+
+    def __post_init__(self):
+        self._released = threading.Event()
+        self._paused = threading.Event()
+        self._lock = threading.Lock()
+        self._server = None
+
+    # --- content ------------------------------------------------------------------------------
+    def add_folder(self, repo_id: str, folder: Path, gated: bool = False, extra: dict[str, bytes] | None = None) -> Repo:
+        """Serve every file under ``folder`` (plus ``extra``: path → bytes) as ``repo_id``."""
+        files = {}
+        for path in sorted(Path(folder).rglob("*")):
+            if path.is_file():
+                rel = path.relative_to(folder).as_posix()
+                files[rel] = RepoFile(rel, path.read_bytes(), rel.endswith(LFS_SUFFIXES))
+        for rel, data in (extra or {}).items():
+            files[rel] = RepoFile(rel, data, rel.endswith(LFS_SUFFIXES))
+        files.setdefault(".gitattributes", RepoFile(".gitattributes", b"*.safetensors filter=lfs diff=lfs\n", False))
+        files.setdefault("README.md", RepoFile("README.md", f"# {repo_id}\n".encode(), False))
+        repo = Repo(repo_id, files, gated)
+        self.repos[repo_id] = repo
+        return repo
+
+    # --- lifecycle ----------------------------------------------------------------------------
+    def __enter__(self) -> "FakeHub":
+        handler = type("Handler", (_Handler,), {"hub": self})
+        self._server = _Server(("127.0.0.1", 0), handler)
+        threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._released.set()
+        self._server.shutdown()
+        self._server.server_close()
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self._server.server_address[1]}"
+
+    def wait_paused(self, timeout: float = 30) -> bool:
+        """Wait until a ``pause_at`` file has sent its first part."""
+        return self._paused.wait(timeout)
+
+    def release(self) -> None:
+        self._released.set()
+
+    def log(self, path: str, range_: str | None, authorized: bool) -> Request:
+        request = Request(path, range_, authorized)
+        with self._lock:
+            self.requests.append(request)
+        return request
+
+    def file_requests(self, name: str) -> list[Request]:
+        """Requests that carried the bytes of file ``name`` (resolve of a small file, CDN of an LFS one)."""
+        out = []
+        for repo in self.repos.values():
+            f = repo.files.get(name)
+            if f is None:
+                continue
+            out += [r for r in self.requests if r.path.endswith(f"/resolve/{repo.commit}/{name}") and not f.lfs
+                    or r.path == f"/cdn/{f.sha256}"]
+        return out
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    timeout = 30
+    disable_nagle_algorithm = True
+    hub: FakeHub
+
+    def log_message(self, format, *args):  # noqa: A002 - silence the default stderr log
+        pass
+
+    def do_GET(self):  # noqa: N802 - http.server naming
+        hub = self.hub
+        parts = urlsplit(self.path)
+        path = unquote(parts.path)
+        auth = self.headers.get("Authorization")
+        request = hub.log(path, self.headers.get("Range"), auth is not None)
+        if hub.offline:
+            self.close_connection = True
+            self.connection.close()
+            return
+        try:
+            status = self.route(path, auth)
+        except (BrokenPipeError, ConnectionResetError):
+            status = -1
+        request.status = status
+
+    def route(self, path: str, auth: str | None) -> int:
+        hub = self.hub
+        if path.startswith("/api/models/"):
+            rest = path[len("/api/models/"):]
+            repo_id, _, revision = rest.partition("/revision/")
+            repo = hub.repos.get(repo_id)
+            if repo is None:
+                return self.error(401, "RepoNotFound", "Repository not found")
+            if revision not in ("main", repo.commit):
+                return self.error(404, "RevisionNotFound", f"Invalid rev id: {revision}")
+            body = {"_id": repo.commit[:24], "id": repo.repo_id, "modelId": repo.repo_id, "sha": repo.commit,
+                    "private": False, "disabled": False, "gated": "manual" if repo.gated else False,
+                    "lastModified": "2025-01-01T00:00:00.000Z", "tags": ["transformers"],
+                    "siblings": [f.sibling() for _, f in sorted(repo.files.items())]}
+            return self.send(200, json.dumps(body).encode(), "application/json")
+        if path.startswith("/cdn/"):
+            digest = path[len("/cdn/"):]
+            for repo in hub.repos.values():
+                for f in repo.files.values():
+                    if f.lfs and f.sha256 == digest:
+                        return self.send_file(f, {})
+            return self.error(404, "EntryNotFound", "no such object")
+        owner, name, rest = (path.lstrip("/").split("/", 2) + ["", ""])[:3]
+        repo = hub.repos.get(f"{owner}/{name}")
+        if repo is None or not rest.startswith("resolve/"):
+            return self.error(401, "RepoNotFound", "Repository not found")
+        revision, _, file_path = rest[len("resolve/"):].partition("/")
+        if repo.gated and auth != f"Bearer {TOKEN}":
+            return self.error(401 if auth is None else 403, "GatedRepo",
+                              f"Access to model {repo.repo_id} is restricted. You must have access to it and be "
+                              "authenticated to access it. Please log in.")
+        if revision not in ("main", repo.commit):
+            return self.error(404, "RevisionNotFound", f"Invalid rev id: {revision}")
+        f = repo.files.get(file_path)
+        if f is None:
+            return self.error(404, "EntryNotFound", f"{file_path} does not exist")
+        headers = {"X-Repo-Commit": repo.commit, "ETag": f'"{f.sha256 if f.lfs else f.blob_id}"'}
+        if f.lfs:
+            headers.update({"Location": f"/cdn/{f.sha256}", "X-Linked-Size": str(len(f.data)),
+                            "X-Linked-Etag": f'"{f.sha256}"'})
+            return self.send(302, b"", "text/plain", headers)
+        return self.send_file(f, headers)
+
+    def send_file(self, f: RepoFile, headers: dict) -> int:
+        data, start, status = f.data, 0, 200
+        wanted = self.headers.get("Range")
+        if wanted:
+            start = int(wanted.split("=", 1)[1].split("-", 1)[0])
+            if start >= len(data):
+                return self.send(416, b"", "text/plain", {"Content-Range": f"bytes */{len(data)}"})
+            status = 206
+            headers = {**headers, "Content-Range": f"bytes {start}-{len(data) - 1}/{len(data)}"}
+        body = data[start:]
+        hub = self.hub
+        pause = hub.pause_at.get(f.path)
+        drop = hub.drop_at.pop(f.path, None)
+        if pause is not None and start < pause:
+            return self.send(status, body, "application/octet-stream", headers, hold_after=pause - start)
+        if drop is not None and start < drop:
+            return self.send(status, body, "application/octet-stream", headers, cut=drop - start)
+        return self.send(status, body, "application/octet-stream", headers)
+
+    def error(self, status: int, code: str, message: str) -> int:
+        return self.send(status, json.dumps({"error": message}).encode(), "application/json",
+                         {"X-Error-Code": code, "X-Error-Message": message})
+
+    def send(self, status: int, data: bytes, content_type: str, headers: dict | None = None,
+             cut: int | None = None, hold_after: int | None = None) -> int:
+        """Send ``data``; ``cut``: declare the full length, send ``cut`` bytes, hang up;
+        ``hold_after``: send that many bytes, then wait for :meth:`FakeHub.release`."""
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(data)))
+        for key, value in (headers or {}).items():
+            self.send_header(key, value)
+        if cut is not None or hold_after is not None:
+            self.send_header("Connection", "close")
+        self.end_headers()
+        if hold_after is not None:
+            self.wfile.write(data[:hold_after])
+            self.wfile.flush()
+            self.hub._paused.set()
+            self.hub._released.wait(60)
+            self.close_connection = True
+            return status
+        self.wfile.write(data if cut is None else data[:cut])
+        self.wfile.flush()
+        if cut is not None:
+            self.close_connection = True
+        return status
