@@ -82,7 +82,7 @@ bench: setup
 # weights, every memory plan and VRAM budget, plus DINOv2 throughput; bench_output/gpu_check.md.
 # Needs the venv only; without a CUDA device it prints one line and exits 0.
 gpu-check: venv
-	$(PY) scripts/gpu_check.py --out bench_output
+	$(PY) scripts/gpu_check.py --out bench_output $(GPU_CHECK_ARGS)
 
 lock: $(STAMPS)/system
 	test -x $(PY) || $(SYSTEM_PYTHON) -m venv --system-site-packages $(VENV)

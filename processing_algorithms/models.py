@@ -4,9 +4,9 @@ stopped; offline, the error lists the models missing and how to get them. A toke
 models comes from a QGIS authentication config and reaches the backend in ``HF_TOKEN`` only."""
 from __future__ import annotations
 
-from qgis.core import (QgsProcessingAlgorithm, QgsProcessingException, QgsProcessingOutputNumber, QgsProcessingParameterAuthConfig,
-                       QgsProcessingParameterEnum, QgsProcessingParameterFile, QgsProcessingParameterFileDestination,
-                       QgsProcessingParameterString)
+from qgis.core import (QgsProcessingAlgorithm, QgsProcessingException, QgsProcessingOutputNumber,
+                       QgsProcessingParameterAuthConfig, QgsProcessingParameterEnum, QgsProcessingParameterFile,
+                       QgsProcessingParameterFileDestination, QgsProcessingParameterString)
 
 from .common import advanced, run_backend, user_errors
 from .fetch_mapillary import token_from_authcfg

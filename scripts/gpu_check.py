@@ -147,6 +147,7 @@ def run_row(generator: dict, run: dict) -> str:
     panel = panel_seconds(run["call_s"], run["step_ends_s"], generator["steps"]) if ok else None
     step = steady_step_s(run["step_ends_s"]) if ok else None
     status = "ok" if ok else run.get("status", "?") + (f": {run['error']}" if run.get("error") else "")
+    status = status.replace("|", "\\|")
     return (f"| {generator['name']} | {generator['dtype']} | {generator['steps']} | {run['plan']} | {budget} "
             f"| {_s(panel)} | {_s(step)} | {_s(run.get('call_s') if ok else None)} "
             f"| {_gb(run.get('peak_allocated'))} | {_gb(run.get('peak_reserved'))} | {run.get('vae', '')} "
@@ -160,13 +161,19 @@ def markdown_report(result: dict) -> str:
         "# GPU check", "",
         f"Measured {result['date']} on **{result['gpu']}** ({result['gpu_memory_gb']:.0f} GB), "
         f"torch {result['versions'].get('torch')}, diffusers {result['versions'].get('diffusers')}, "
-        f"transformers {result['versions'].get('transformers')}; {result['wall_s']:.0f} s in all.", "",
+        f"transformers {result['versions'].get('transformers')}; {result['wall_s']:.0f} s in all"
+        + ("." if result.get("complete", True) else " — **partial: the run did not finish**."), "",
         f"Full-size pipelines built from `resources/generation/configs/` with **random weights** (no download); "
         f"a panel is one call making {s['panel']} images of {s['resolution']}² with per-image generators, text "
         f"encoding and VAE decode included. Each call ran **{s['measured_steps']} denoising steps**; seconds per "
         "panel = measured call + (model steps − measured steps) × steady step (the steps after the first). "
         "Budgets cap PyTorch's allocator (`torch.cuda.set_per_process_memory_fraction`; CUDA context not "
         f"included); under a budget runs the plan {s['plan_source']}.", "",
+        "Plans: **gpu** the whole pipeline on the GPU; **model-offload** diffusers' model CPU offload (one "
+        "component on the GPU at a time); **group-offload** block-level group offloading with CUDA streams (one "
+        "transformer block or text-encoder layer at a time, the VAE stays on the GPU); **leaf-offload** the same "
+        "per leaf module. The offload plans decode the VAE one image at a time (leaf-offload also tiled). "
+        f"Plans applied by {s.get('plans_by', 'scripts/gpu_check.py')}.", "",
         "| generator | dtype | steps | plan | budget | s / panel | s / step | measured call s | peak alloc GB "
         "| peak reserved GB | VAE | result |",
         "|---|---|---|---|---|---|---|---|---|---|---|---|"]
@@ -301,9 +308,18 @@ def build_pipeline(generator: str, bodies: dict, masters: dict, dtype):
     return pipe
 
 
+#: text encoders' nested block lists for block-level offloading (CLIP text_model.encoder.layers,
+#: T5 encoder.block, BERT encoder.layer); without them a T5-XXL moves to the GPU in one piece
+TEXT_ENCODER_BLOCKS = ["text_model", "encoder"]
+
+
 def apply_plan(pipe, plan: str, device: str = "cuda") -> str:
-    """Place ``pipe`` by ``plan``; returns how the VAE decodes (sliced, tiled)."""
+    """Place ``pipe`` by ``plan``; returns how the VAE decodes. Group plans use CUDA streams,
+    one block (or leaf module) at a time, for every model but the VAE, which stays on the GPU
+    (small, and SDXL upcasts it to float32 in place)."""
     import torch
+    from diffusers import ModelMixin
+    from diffusers.hooks import apply_group_offloading
 
     if plan == "gpu":
         pipe.to(device)
@@ -312,9 +328,18 @@ def apply_plan(pipe, plan: str, device: str = "cuda") -> str:
         pipe.enable_model_cpu_offload(device=device)
     elif plan in ("group-offload", "leaf-offload"):
         kind = "block_level" if plan == "group-offload" else "leaf_level"
-        pipe.enable_group_offload(onload_device=torch.device(device), offload_device=torch.device("cpu"),
-                                  offload_type=kind, num_blocks_per_group=1 if kind == "block_level" else None,
-                                  use_stream=True, exclude_modules=["vae"])  # the VAE stays: it may upcast
+        options = {"onload_device": torch.device(device), "offload_device": torch.device("cpu"), "offload_type": kind,
+                   "num_blocks_per_group": 1 if kind == "block_level" else None, "use_stream": True}
+        for name, component in pipe.components.items():
+            if not isinstance(component, torch.nn.Module):
+                continue
+            if name == "vae":
+                component.to(device)
+            elif isinstance(component, ModelMixin):
+                component.enable_group_offload(**options)
+            else:
+                blocks = TEXT_ENCODER_BLOCKS if kind == "block_level" else None
+                apply_group_offloading(component, block_modules=blocks, **options)
     else:
         raise ValueError(f"unknown plan {plan!r}")
     pipe.vae.enable_slicing()
@@ -368,13 +393,15 @@ def run_panel(pipe, spec, steps: int, device: str = "cuda", resolution: int = RE
             "peak_reserved": torch.cuda.max_memory_reserved() if cuda else None}
 
 
-def _free():
+def _free(host: bool = False):
+    """Release the GPU's cached blocks; ``host``: also the pinned host copies that group
+    offloading made (kept between the plans of one generator, which pin the same tensors)."""
     import torch
 
     gc.collect()
     torch.cuda.empty_cache()
-    if torch.cuda.is_available():
-        getattr(torch._C, "_host_emptyCache", lambda: None)()  # pinned copies of group offloading
+    if host and torch.cuda.is_available():
+        getattr(torch._C, "_host_emptyCache", lambda: None)()
 
 
 def _error(exc: BaseException) -> str:
@@ -438,9 +465,10 @@ def check_generator(name: str, args, deadline: float) -> dict:
                     run = run_panel(pipe, spec, args.steps)
                     out["runs"].append({"plan": plan, "budget_gb": budget, "status": "ok", "vae": vae,
                                         "measured_steps": args.steps, **run})
-                except torch.OutOfMemoryError as exc:
-                    out["runs"].append({"plan": plan, "budget_gb": budget, "status": "out of memory",
-                                        "vae": vae, "error": _error(exc)})
+                except Exception as exc:  # cuBLAS and others report a full card as a RuntimeError
+                    oom = isinstance(exc, torch.OutOfMemoryError) or "out of memory" in str(exc).lower()
+                    out["runs"].append({"plan": plan, "budget_gb": budget, "status": "out of memory" if oom else
+                                        "error", "vae": vae, "error": _error(exc)})
                 finally:
                     torch.cuda.set_per_process_memory_fraction(1.0)
         except Exception as exc:  # one failed plan must not hide the others
@@ -452,7 +480,7 @@ def check_generator(name: str, args, deadline: float) -> dict:
         out["runs"].append({"plan": "—", "budget_gb": budget, "status": "not measured",
                             "error": "no plan ran (see the errors above)"})
     del masters
-    _free()
+    _free(host=True)
     return out
 
 
@@ -589,18 +617,22 @@ def main(argv: list[str] | None = None) -> int:
                            "plans": list(PLANS), "budgets_gb": list(BUDGETS_GB), "headroom": HEADROOM,
                            "plan_source": (f"that was fastest uncapped with a peak ≤ {HEADROOM:.0%} of the budget "
                                            "(leaf-offload when none)"),
+                           "plans_by": "scripts/gpu_check.py apply_plan (diffusers placement calls)",
                            "budget_s": args.budget_s},
               "generators": [], "features": [], "notes": []}
+    out = Path(args.out)
     with tempfile.TemporaryDirectory(prefix="gpu-check-") as tmp:
         print("gpu-check: feature models …", flush=True)
         result["features"] = check_features(args, Path(tmp))
+    write_result(result, out, started, final=False)
     for name in names:
         print(f"gpu-check: {name} …", flush=True)
         try:
             result["generators"].append(check_generator(name, args, deadline))
         except Exception as exc:  # e.g. host memory for the weights: the other generators still run
             result["notes"].append(f"{name}: not measured — {_error(exc)}")
-            _free()
+            _free(host=True)
+        write_result(result, out, started, final=False)  # a run stopped from outside keeps what it has
         print(f"gpu-check: {name} done at {time.monotonic() - started:.0f} s", flush=True)
     skipped = [f"{g['name']} {r['plan']}" for g in result["generators"] for r in g["runs"] if r["status"] == "skipped"]
     if skipped:
@@ -610,14 +642,21 @@ def main(argv: list[str] | None = None) -> int:
         result["notes"].append("T5 encoders are built as transformers 5 builds them from the published configs "
                                "(tie_word_embeddings false): encoder.embed_tokens apart from shared, one embedding "
                                f"more than the published count ({', '.join(sorted(untied))}).")
-    result["wall_s"] = time.monotonic() - started
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "gpu_check.json").write_text(json.dumps(result, indent=2) + "\n")
-    (out / "gpu_check.md").write_text(markdown_report(result))
-    print(markdown_report(result))
+    page = write_result(result, out, started, final=True)
+    print(page)
     print(f"gpu-check: wrote {out / 'gpu_check.md'} and gpu_check.json in {result['wall_s']:.0f} s")
     return 0
+
+
+def write_result(result: dict, out: Path, started: float, final: bool) -> str:
+    """Write gpu_check.json and .md (after each generator too, marked partial until the end)."""
+    result["wall_s"] = time.monotonic() - started
+    result["complete"] = final
+    out.mkdir(parents=True, exist_ok=True)
+    page = markdown_report(result)
+    (out / "gpu_check.json").write_text(json.dumps(result, indent=2) + "\n")
+    (out / "gpu_check.md").write_text(page)
+    return page
 
 
 if __name__ == "__main__":

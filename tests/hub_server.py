@@ -91,7 +91,8 @@ class FakeHub:
         self._server = None
 
     # --- content ------------------------------------------------------------------------------
-    def add_folder(self, repo_id: str, folder: Path, gated: bool = False, extra: dict[str, bytes] | None = None) -> Repo:
+    def add_folder(self, repo_id: str, folder: Path, gated: bool = False,
+                   extra: dict[str, bytes] | None = None) -> Repo:
         """Serve every file under ``folder`` (plus ``extra``: path → bytes) as ``repo_id``."""
         files = {}
         for path in sorted(Path(folder).rglob("*")):

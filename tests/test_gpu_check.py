@@ -127,7 +127,7 @@ def test_generator_loop_runs_every_plan_then_each_budget_under_its_plan(monkeypa
     monkeypatch.setattr(gpu_check, "build_pipeline", lambda *a: object())
     monkeypatch.setattr(gpu_check, "apply_plan", lambda pipe, plan: state.update(plan=plan) or "sliced")
     monkeypatch.setattr(gpu_check, "run_panel", fake_run)
-    monkeypatch.setattr(gpu_check, "_free", lambda: None)
+    monkeypatch.setattr(gpu_check, "_free", lambda host=False: None)
     monkeypatch.setattr(torch.cuda, "get_device_properties", lambda i: types.SimpleNamespace(total_memory=total))
     monkeypatch.setattr(torch.cuda, "set_per_process_memory_fraction", lambda f: state.update(fraction=f))
     out = gpu_check.check_generator("sdxl-base-1.0", argparse.Namespace(steps=2), deadline=float("inf"))
@@ -144,6 +144,36 @@ def test_generator_loop_runs_every_plan_then_each_budget_under_its_plan(monkeypa
     assert [(r["plan"], r["status"]) for r in skipped["runs"]] == [(p, "skipped") for p in gpu_check.PLANS]
 
 
+def test_main_writes_the_table_and_json(monkeypatch, tmp_path):
+    """main() with the GPU work faked: both files, every generator row, the notes, complete."""
+    import types
+
+    import torch
+
+    def fake_generator(name, args, deadline):
+        runs = [{"plan": "gpu", "budget_gb": None, "status": "ok", "call_s": 4.0, "step_ends_s": [2.0, 3.0],
+                 "peak_allocated": 20e9, "peak_reserved": 22e9, "vae": "whole batch"},
+                {"plan": "leaf-offload", "budget_gb": 8, "status": "skipped", "error": "time budget"}]
+        comps = {"denoiser": {"parameters": 2e9, "published": 2e9, "untied_embedding": 0}}
+        return {"name": name, "dtype": "bf16", "steps": 28, "components": comps, "runs": runs}
+
+    feature = {"model": "dinov2-b14", "status": "ok", "weights": "random (from config)", "parameters": 86_580_480,
+               "precision": "float32", "batch_size": 64, "images": 384, "end_to_end_ips": 900.0, "forward_ips": 2500.0}
+    monkeypatch.setattr(gpu_check, "cuda_unavailable", lambda: None)
+    monkeypatch.setattr(gpu_check, "check_features", lambda args, tmp: [feature])
+    monkeypatch.setattr(gpu_check, "check_generator", fake_generator)
+    monkeypatch.setattr(torch.cuda, "get_device_properties",
+                        lambda i: types.SimpleNamespace(name="NVIDIA H200", total_memory=141e9))
+    assert gpu_check.main(["--out", str(tmp_path), "--generators", "flux.1-dev", "sdxl-base-1.0"]) == 0
+    page = (tmp_path / "gpu_check.md").read_text()
+    data = json.loads((tmp_path / "gpu_check.json").read_text())
+    assert data["complete"] is True and [g["name"] for g in data["generators"]] == ["sdxl-base-1.0", "flux.1-dev"]
+    assert "on **NVIDIA H200** (141 GB)" in page and "partial" not in page
+    assert "| flux.1-dev | bf16 | 28 | gpu | none | 30.0 | 1.00 | 4.00 | 20.0 | 22.0 | whole batch | ok |" in page
+    assert "| dinov2-b14 | random (from config) | 86.6 M | float32 | 64 | 384 | 900 | 2500 |" in page
+    assert "not measured within --budget-s 420: sdxl-base-1.0 leaf-offload, flux.1-dev leaf-offload" in page
+
+
 def test_script_skips_without_cuda_and_writes_nothing(tmp_path):
     env = {**os.environ, "CUDA_VISIBLE_DEVICES": ""}
     proc = subprocess.run([sys.executable, str(ROOT / "scripts" / "gpu_check.py"), "--out", str(tmp_path / "out")],
@@ -158,12 +188,12 @@ def test_feature_throughput_rows_on_cpu(tmp_path):
     """The feature part through FeatureExtractor, as on the GPU: both models, every image."""
     import argparse
 
-    args = argparse.Namespace(images=8, feature_batch=4)
+    args = argparse.Namespace(images=4, feature_batch=2)
     rows = gpu_check.check_features(args, tmp_path, device="cpu")
     assert [r["model"] for r in rows] == list(gpu_check.FEATURE_MODELS)
     for row in rows:
         assert row["status"] == "ok", row
-        assert row["computed"] == 8 and row["failed"] == 0 and row["precision"] == "float32"
+        assert row["computed"] == 4 and row["failed"] == 0 and row["precision"] == "float32"
         assert row["end_to_end_ips"] > 0 and row["forward_ips"] > 0
     assert rows[1]["parameters"] == 86_580_480 and rows[1]["weights"] == "random (from config)"
     assert rows[0]["parameters"] in (22_056_192, 22_056_576)  # offline weights (no mask token) or the config

@@ -110,7 +110,8 @@ def test_list_shows_every_model_absent_with_size_licence_gate_and_revision(tmp_p
     assert all(r["approx_bytes"] > 10 ** 7 and r["size_source"] and r["licence"] for r in rows.values())
     gated = {name for name, r in rows.items() if r["gate"] != "none"}
     assert gated == {"sd3.5-large", "flux.1-dev"}
-    assert rows["flux.1-dev"]["approx_bytes"] > rows["sdxl-base-1.0"]["approx_bytes"] > rows["dinov2-base"]["approx_bytes"]
+    size = {name: r["approx_bytes"] for name, r in rows.items()}
+    assert size["flux.1-dev"] > size["sdxl-base-1.0"] > size["dinov2-base"] > size["dinov2-small"]
     assert rows["dinov2-base"]["revision"] == MODELS["dinov2-base"].revision  # a pinned commit
     assert rows["clip-vit-large"]["revision"].startswith("main (not pinned")
     with open(table, newline="", encoding="utf-8") as fh:
@@ -174,7 +175,8 @@ def test_download_then_the_feature_extractor_loads_it_offline(hub, tiny_dinov2, 
     repo = hub.repos[TINY]
     snapshot = root / f"models--geofidelity-tests--tiny-dinov2/snapshots/{repo.commit}"
     assert result.path == snapshot and result.commit == repo.commit
-    assert sorted(p.name for p in snapshot.iterdir()) == ["config.json", "model.safetensors", "preprocessor_config.json"]
+    files = ["config.json", "model.safetensors", "preprocessor_config.json"]
+    assert sorted(p.name for p in snapshot.iterdir()) == files  # no fp16 variant, pickle or onnx
     for name in ("config.json", "model.safetensors", "preprocessor_config.json"):
         assert (snapshot / name).read_bytes() == (tiny_dinov2 / name).read_bytes()
     assert result.fetched_bytes == sum((tiny_dinov2 / n).stat().st_size for n in ("config.json", "model.safetensors",
@@ -397,3 +399,25 @@ def test_processing_models_lists_and_downloads(qgis_provider, hub, tmp_path):
     with open(result["OUTPUT"], newline="", encoding="utf-8") as fh:
         (row,) = list(csv.DictReader(fh))
     assert row["status"] == "present" and row["path"] == str(_snapshot(root, TINY)) and result["PRESENT"] == 1
+
+
+def test_every_loader_goes_through_the_manager():
+    """No code path downloads silently: each ``from_pretrained`` in the package loads the folder
+    :func:`local_model` gives, with ``local_files_only=True``, and any hub lookup stays local."""
+    import ast
+
+    calls = []
+    for path in sorted((REPO / "geofidelity_plugin").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call):
+                continue
+            name = getattr(node.func, "attr", None) or getattr(node.func, "id", None)
+            local = any(k.arg == "local_files_only" and getattr(k.value, "value", None) is True for k in node.keywords)
+            if name == "from_pretrained":
+                first = node.args[0] if node.args else None
+                via_manager = isinstance(first, ast.Call) and getattr(first.func, "id", None) == "local_model"
+                calls.append((path.relative_to(REPO).as_posix(), node.lineno, via_manager and local))
+            elif name in ("snapshot_download", "hf_hub_download"):
+                calls.append((path.relative_to(REPO).as_posix(), node.lineno, local))
+    assert len(calls) >= 7  # runner, features (2), semantics (2 + its cache lookup), urban (2)
+    assert [c for c in calls if not c[2]] == []

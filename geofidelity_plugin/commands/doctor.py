@@ -10,7 +10,7 @@ Healthy means: every requirement of the environment's profile (``<sys.prefix>/ge
 written by *Set up backend…*; without it, the whole ``requirements.lock``) is installed at its
 pinned version and its top-level packages import; the system's geo stack imports (pyproj with
 its PROJ data); a models folder that was given exists. Missing model weights are notes, not
-problems: an environment without weights is healthy and downloads on first use.
+problems: an environment without weights is healthy; the model manager (`models download`) fetches them.
 
 Everything heavy is imported inside try blocks, so the doctor runs where torch is missing.
 """
@@ -385,8 +385,9 @@ def models(models_dir: str | None, problems: list, notes: list) -> dict:
     if absent:
         _problem(notes, f"{len(absent)} of {len(rows)} default models are not present offline "
                         f"({', '.join(m['name'] for m in absent)})",
-                 "they download from the Hugging Face hub on first use (gated ones need a token: huggingface-cli "
-                 "login); offline, download them elsewhere and copy the cache, or give local folders instead")
+                 "nothing downloads by itself: get them with `python -m geofidelity_plugin models download NAME` "
+                 "(in QGIS: the Models algorithm; gated ones need a token in HF_TOKEN); offline, download them "
+                 "elsewhere and copy the models folder, or give local folders instead")
     return {"hub_cache": str(hub), "models_dir": str(folder) if folder else given, "checkout_models":
             str(checkout) if checkout else None, "known": rows, "local_folders": local_folders(roots)}
 

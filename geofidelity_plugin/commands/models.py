@@ -56,6 +56,7 @@ def cmd_models(args) -> int:
         notes = _download(entries, args.models_dir)
     elif args.action == "verify":
         notes = _verify(entries, args.models_dir, named=bool(args.names))
+        entries = [e for e in entries if e.name in notes]  # the models verified
     elif args.action == "remove":
         notes = _remove(entries, root)
     roots = search_roots(args.models_dir)
@@ -80,7 +81,8 @@ def cmd_models(args) -> int:
 def _download(entries, models_dir) -> dict[str, str]:
     from ..core.errors import InputError
     from ..core.models.cache import models_root, offline, search_roots
-    from ..core.models.download import download_model, ensure_offline_ok, missing_message, present_and_pinned
+    from ..core.models.download import (download_model, ensure_offline_ok, human_bytes, missing_message,
+                                        present_and_pinned)
     from ..core.models.hub import HubClient, HubUnreachable
     from ..core.progress import SubProgress
 
@@ -114,8 +116,7 @@ def _download(entries, models_dir) -> dict[str, str]:
                 result = download_model(entry, root, client, step)
             except HubUnreachable as exc:  # name every model still missing, not only this one
                 raise HubUnreachable(missing_message(todo[number:], models_dir, exc.reason), exc.reason) from None
-            fetched = result.fetched_bytes
-            notes[entry.name] = (f"downloaded {fetched / 1e9:.2f} GB of {result.total_bytes / 1e9:.2f} GB "
+            notes[entry.name] = (f"downloaded {human_bytes(result.fetched_bytes)} of {human_bytes(result.total_bytes)} "
                                  f"({result.files} files, commit {result.commit[:7]}), checksums verified")
             progress.info(f"{entry.name}: {notes[entry.name]}")
     finally:
@@ -153,8 +154,8 @@ def _raise_for_bad(notes: dict[str, str]) -> None:
     bad = {name: note for name, note in notes.items() if note.startswith("BAD: ")}
     if bad:
         listed = " | ".join(f"{name}: {note[5:]}" for name, note in bad.items())
-        raise InputError(f"files fail their checksum — {listed} — run `python -m geofidelity_plugin models download "
-                         f"{' '.join(bad)}`: it fetches those files again")
+        raise InputError(f"files fail their checksum — {listed} — run `python -m geofidelity_plugin models "
+                         f"download {' '.join(bad)}`: it fetches those files again")
 
 
 def _remove(entries, root: Path) -> dict[str, str]:
@@ -171,7 +172,8 @@ def render(rows: list[dict], root: Path) -> str:
     lines = [f"models folder: {root}",
              f"{'NAME':<22} {'STATUS':<14} {'SIZE':>9}  {'GATED':<5} {'REVISION':<9} {'LICENCE':<34} REPO"]
     for r in rows:
-        revision = r["commit"][:7] if r["commit"] else ("main" if r["revision"].startswith("main") else r["revision"][:7])
+        pinned = "main" if r["revision"].startswith("main") else r["revision"][:7]
+        revision = r["commit"][:7] if r["commit"] else pinned
         gated = "yes" if r["gate"] != "none" else "no"
         size = ("≈" + r["approx_size"]) if r["approx_size"] != "?" else "?"
         lines.append(f"{r['name']:<22} {r['status']:<14} {size:>9}  {gated:<5} {revision:<9} {r['licence'][:34]:<34} "

@@ -141,6 +141,13 @@ class FeatureExtractor:
         preprocessing = {k: settings[k] for k in _PREPROCESSING_KEYS if k in settings}
         preprocessing["processor_class"] = type(processor).__name__
         commit = getattr(model.config, "_commit_hash", None)
+        if not commit and folder is None:  # transformers 5 no longer sets it: the snapshot names it
+            from ..models.resolve import snapshot_commit
+
+            try:
+                commit = snapshot_commit(local_model(self.model_ref))
+            except ValueError:
+                commit = None
         if commit:
             revision = commit
         elif folder is not None:

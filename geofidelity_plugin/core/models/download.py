@@ -81,7 +81,8 @@ class DownloadResult:
     skipped: bool = False  # already present: nothing asked of the Hub
 
 
-def download_model(entry: ModelEntry, root: Path, client: HubClient, progress: Progress | None = None) -> DownloadResult:
+def download_model(entry: ModelEntry, root: Path, client: HubClient,
+                   progress: Progress | None = None) -> DownloadResult:
     """Bring the model's revision into ``root`` (resuming, checking every file); returns its snapshot."""
     info = client.revision_info(entry)
     commit = info["sha"]
@@ -112,6 +113,9 @@ def download_model(entry: ModelEntry, root: Path, client: HubClient, progress: P
               "complete": False, "started": _now()}
     write_record(root, entry.repo_id, commit, record)
     total = sum(f["size"] or 0 for f in files) or 1
+    if progress is not None:
+        progress.info(f"{entry.name}: {human_bytes(total)} in {len(files)} files at commit {commit[:7]} from "
+                      f"{client.endpoint}; {len(verified)} already here and checked")
     done = 0
     result = DownloadResult(entry, snapshot, commit, len(files), total_bytes=total)
     for spec in files:
@@ -172,7 +176,8 @@ def verify_model(entry: ModelEntry, roots: list[Path], client: HubClient | None 
         raise InputError(f"the download of {entry.name} ({entry.repo_id}) has not finished ({state.note}) — run "
                          f"python -m geofidelity_plugin models download {entry.name}: it goes on where it stopped")
     if state.path is None or state.status not in ("present", "corrupt"):
-        raise InputError(f"{entry.name} ({entry.repo_id}) is not in the models folder ({state.status}) — download it: "
+        raise InputError(f"{entry.name} ({entry.repo_id}) is not in the models folder ({state.status}) — "
+                         "download it: "
                          f"python -m geofidelity_plugin models download {entry.name}")
     result = VerifyResult(entry, state)
     record = read_record(state.root, entry.repo_id, state.commit) if state.recorded else None
@@ -213,7 +218,7 @@ def missing_message(entries: list[ModelEntry], models_dir=None, reason: str | No
     """The message of a models folder that lacks ``entries`` where the Hub cannot be reached."""
     root = models_root(models_dir)
     why = reason or ("HF_HUB_OFFLINE is set" if offline() else "no connection")
-    listed = "; ".join(f"{e.name} ({e.repo_id}{', ≈ ' + _human(e.approx_bytes) if e.approx_bytes else ''}"
+    listed = "; ".join(f"{e.name} ({e.repo_id}{', ≈ ' + human_bytes(e.approx_bytes) if e.approx_bytes else ''}"
                        f"{', gated' if e.gated else ''})" for e in entries)
     names = " ".join(e.name for e in entries)
     return (f"cannot reach the Hugging Face Hub at {hub_endpoint()} ({why}); not in the models folder {root}: "
@@ -222,10 +227,12 @@ def missing_message(entries: list[ModelEntry], models_dir=None, reason: str | No
             f"models--… folders it made into {root}; or give the path of a local model folder instead of the hub id")
 
 
-def _human(n: int | None) -> str:
+def human_bytes(n: int | None) -> str:
     if n is None:
         return "?"
-    return f"{n / 1e9:.1f} GB" if n >= 1e9 else f"{n / 1e6:.0f} MB"
+    if n >= 1e9:
+        return f"{n / 1e9:.1f} GB"
+    return f"{n / 1e6:.0f} MB" if n >= 1e6 else f"{n / 1e3:.0f} kB"
 
 
 def describe(entry: ModelEntry, roots: list[Path]) -> dict:
@@ -235,7 +242,8 @@ def describe(entry: ModelEntry, roots: list[Path]) -> dict:
     if state.root is not None:
         where = "models folder" if state.root == roots[0] else "Hugging Face cache"
     return {"name": entry.name, "repo_id": entry.repo_id, "role": entry.role, "status": state.status,
-            "revision": entry.revision_label, "commit": state.commit or "", "approx_size": _human(entry.approx_bytes),
+            "revision": entry.revision_label, "commit": state.commit or "",
+            "approx_size": human_bytes(entry.approx_bytes),
             "approx_bytes": entry.approx_bytes, "size_source": entry.size_source, "licence": entry.licence,
             "gate": entry.gate, "path": str(state.path) if state.path and state.status != "absent" else "",
             "where": where, "note": state.note}

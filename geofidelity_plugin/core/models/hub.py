@@ -90,7 +90,8 @@ class HubClient:
         except (self._requests.ConnectionError, self._requests.Timeout) as exc:
             reason = _reason(exc)
             raise HubUnreachable(f"cannot reach the Hugging Face Hub at {self.endpoint} ({reason}) while asking for "
-                                 f"{what} of {entry.repo_id} — check the connection (or HF_ENDPOINT)", reason) from None
+                                 f"{what} of {entry.repo_id} — check the connection (or HF_ENDPOINT)",
+                                 reason) from None
 
     def revision_info(self, entry: ModelEntry, revision: str | None = None) -> dict:
         """The revision's commit, gate and file list (with sizes and checksums)."""

@@ -23,7 +23,8 @@ class ModelNotPresent(InputError, ValueError):
     loaders already turn into their own message (which then quotes this one's first line)."""
 
 
-def local_model(ref: str | os.PathLike, revision: str | None = None, models_dir: str | os.PathLike | None = None) -> str:
+def local_model(ref: str | os.PathLike, revision: str | None = None,
+                models_dir: str | os.PathLike | None = None) -> str:
     """The folder to load ``ref`` from: ``ref`` itself when it is a local folder; for a hub id
     (``owner/name``) its snapshot in the models folder (or the Hugging Face cache) — the
     registered revision, else ``revision``, else the newest complete one.
