@@ -16,6 +16,7 @@ class GeneratePanelsAlgorithm(QgsProcessingAlgorithm):
     CONDITIONS, TEMPLATES, STEPS, GUIDANCE, DTYPE, RESOLUTION, NAME = (
         "CONDITIONS", "TEMPLATES", "STEPS", "GUIDANCE", "DTYPE", "RESOLUTION", "CUSTOM_NAME")
     DEVICE, OUT = "DEVICE", "GENERATIONS_FOLDER"
+    PLAN, VRAM_BUDGET, FP8, PRECISION, FORCE = "PLAN", "VRAM_BUDGET", "FP8_DENOISER", "PRECISION", "FORCE"
 
     def name(self):
         return "generate_panels"
@@ -35,17 +36,23 @@ class GeneratePanelsAlgorithm(QgsProcessingAlgorithm):
                 "generates a panel of images per prompt with one diffusers generator (registered: SDXL, SD 3.5 "
                 "Large, FLUX.1-dev, FLUX.1-schnell, PixArt-Σ, HunyuanDiT; or a local diffusers folder). A distinct "
                 "recorded seed per image, or shared noise across conditions. Resumable: images already made with "
-                "the same settings are kept. Heavy: needs a GPU for the full models; runs in the GeoFidelity "
-                "backend (Settings › Options › GeoFidelity).")
+                "the same settings are kept; images made with other settings (dtype, device, steps, seed, …) are "
+                "refused unless 'Replace panels made with other settings' is ticked. Memory plan: 'auto' picks the "
+                "fastest way the generator fits the GPU's free memory (or the VRAM budget) — whole pipeline on the "
+                "GPU, model offload, group offload, sequential offload — and splits a panel's batch when needed. "
+                "Heavy: needs a GPU for the full models; runs in the GeoFidelity backend (Settings › Options › "
+                "GeoFidelity).")
 
     def createInstance(self):  # noqa: N802
         return GeneratePanelsAlgorithm()
 
     def initAlgorithm(self, config=None):  # noqa: N802
         from geofidelity_plugin.core.generation.options import (CONDITIONS, CUSTOM_DEFAULTS, DEFAULT_SAMPLES,
-                                                                DEFAULT_SEED, generator_choices)
+                                                                DEFAULT_SEED, PLAN_CHOICES, PRECISION_CHOICES,
+                                                                generator_choices)
 
         self.generators = generator_choices()
+        self.plans, self.precisions = list(PLAN_CHOICES), list(PRECISION_CHOICES)
         self.conditions = list(CONDITIONS)
         self.addParameter(QgsProcessingParameterFile(self.STORE, "Benchmark store (.sqlite)", fileFilter="SQLite (*.sqlite)"))
         self.addParameter(QgsProcessingParameterEnum(self.GENERATOR, "Generator", self.generators, defaultValue=0))
@@ -71,6 +78,16 @@ class GeneratePanelsAlgorithm(QgsProcessingAlgorithm):
                                                                 defaultValue=CUSTOM_DEFAULTS["dtype"])))
         self.addParameter(advanced(QgsProcessingParameterString(
             self.DEVICE, "Device (cpu, cuda, cuda:N, mps; empty: the GPU when there is one)", optional=True)))
+        self.addParameter(QgsProcessingParameterEnum(
+            self.PLAN, "Memory plan (auto: the fastest that fits the GPU)", self.plans, defaultValue=0))
+        self.addParameter(QgsProcessingParameterString(
+            self.VRAM_BUDGET, "VRAM budget, e.g. 12GB (empty: the GPU's free memory)", optional=True))
+        self.addParameter(advanced(QgsProcessingParameterBoolean(
+            self.FP8, "Store the denoiser's weights in fp8 (less memory; changes the images)", defaultValue=False)))
+        self.addParameter(advanced(QgsProcessingParameterEnum(
+            self.PRECISION, "Precision (auto: each generator's own dtype)", self.precisions, defaultValue=0)))
+        self.addParameter(QgsProcessingParameterBoolean(
+            self.FORCE, "Replace panels made with other settings", defaultValue=False))
         self.addParameter(advanced(QgsProcessingParameterFile(
             self.OUT, "Generations folder (empty: 'generations' beside the store)", optional=True,
             behavior=QgsProcessingParameterFile.Folder)))
@@ -108,10 +125,18 @@ class GeneratePanelsAlgorithm(QgsProcessingAlgorithm):
         option(args, "--templates", self.parameterAsString(parameters, self.TEMPLATES, context))
         option(args, "--device", device_or_default(self.parameterAsString(parameters, self.DEVICE, context)))
         option(args, "--out", self.parameterAsFile(parameters, self.OUT, context))
+        args += ["--plan", self.plans[self.parameterAsEnum(parameters, self.PLAN, context)],
+                 "--precision", self.precisions[self.parameterAsEnum(parameters, self.PRECISION, context)]]
+        option(args, "--vram-budget", self.parameterAsString(parameters, self.VRAM_BUDGET, context).strip())
+        flag(args, "--fp8-denoiser", self.parameterAsBool(parameters, self.FP8, context))
+        flag(args, "--force", self.parameterAsBool(parameters, self.FORCE, context))
         run = run_backend("generate", args, feedback)
         values = run.values
         feedback.pushInfo(f"{values.get('GENERATED')} images generated, {values.get('KEPT')} kept from earlier runs, "
                           f"{values.get('SKIPPED_PROMPTS')} prompts skipped")
+        if values.get("PLAN"):
+            feedback.pushInfo(f"memory plan {values['PLAN']}, {values.get('IMAGES_PER_CALL')} image(s) per call, "
+                              f"predicted peak {values.get('PREDICTED_PEAK_GIB')} GiB")
         return {"GENERATED": values.get("GENERATED", 0), "KEPT": values.get("KEPT", 0),
                 "GENERATIONS": run.path("GENERATIONS"), "MANIFEST": run.path("MANIFEST")}
 

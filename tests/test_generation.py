@@ -244,7 +244,9 @@ def test_tiny_pipeline_loads_generates_and_records_in_the_release_layout(tiny_sd
     lost.unlink()  # recorded but gone: made again
     healed = _runner(tiny_sd).generate(_rows(), samples=2, base_seed=5, out_dir=out, store=store)
     assert (healed.generated, healed.skipped_existing, healed.paths) == (1, 3, [lost])
-    reseeded = _runner(tiny_sd).generate(_rows(), samples=2, base_seed=6, out_dir=out, store=store)
+    with pytest.raises(InputError, match=r"seed \(4 images\).*--force"):  # other seeds: a panel can't mix
+        _runner(tiny_sd).generate(_rows(), samples=2, base_seed=6, out_dir=out, store=store)
+    reseeded = _runner(tiny_sd).generate(_rows(), samples=2, base_seed=6, out_dir=out, store=store, force=True)
     assert (reseeded.generated, reseeded.skipped_existing) == (4, 0)  # other seeds: nothing reusable
 
 
@@ -269,14 +271,15 @@ def test_shared_noise_mode_records_one_seed_across_conditions(tiny_sd, tmp_path)
 
 def test_cancel_keeps_finished_images_and_a_resume_completes(tiny_sd, tmp_path):
     store, out = _store(tmp_path), tmp_path / "generations"
-    progress = RecordingProgress(cancel_after=1)
+    progress = RecordingProgress(cancel_after=3)  # one check before the first panel's call + one per step (2)
     with pytest.raises(Cancelled) as err:
         _runner(tiny_sd).generate(_rows(), samples=2, out_dir=out, store=store, progress=progress)
-    assert err.value.result.generated == 1 and err.value.result.cancelled
-    assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*.jpg")) == ["tiny-sd/L1/hel-001/00.jpg"]
-    assert store.counts()["generated_images"] == 1
+    assert err.value.result.generated == 2 and err.value.result.cancelled
+    assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*.jpg")) == ["tiny-sd/L1/hel-001/00.jpg",
+                                                                                 "tiny-sd/L1/hel-001/01.jpg"]
+    assert store.counts()["generated_images"] == 2
     resumed = _runner(tiny_sd).generate(_rows(), samples=2, out_dir=out, store=store)
-    assert (resumed.generated, resumed.skipped_existing) == (3, 1)
+    assert (resumed.generated, resumed.skipped_existing) == (2, 2)
     assert store.counts()["generated_images"] == 4
 
 
@@ -389,12 +392,13 @@ def test_generate_panels_algorithm_runs_the_generator_in_the_backend(qgis_provid
 
     import processing
     from processing_algorithms import backend
-    from geofidelity_plugin.core.generation.options import generator_choices
+    from geofidelity_plugin.core.generation.options import PLAN_CHOICES, generator_choices
 
     _store(tmp_path).close()
     params = {"STORE": str(tmp_path / "benchmark.sqlite"), "GENERATOR": generator_choices().index("custom folder"),
               "CUSTOM_FOLDER": str(tiny_sd), "CUSTOM_NAME": "tiny", "CONDITIONS": [CONDITIONS.index("L1")],
               "SAMPLES": 2, "SEED": 3, "STEPS": 2, "RESOLUTION": 32, "DEVICE": "cpu",
+              "PLAN": PLAN_CHOICES.index("model-offload"), "VRAM_BUDGET": "8GB",
               "GENERATIONS_FOLDER": str(tmp_path / "gens")}
     feedback = _Feedback()
     result = processing.run("geofidelity:generate_panels", params, feedback=feedback)
@@ -402,7 +406,8 @@ def test_generate_panels_algorithm_runs_the_generator_in_the_backend(qgis_provid
     assert backend.LAST_RUN["command"] == "generate" and backend.LAST_RUN["pid"] != os.getpid()
     command = next(line for line in feedback.lines if line.startswith("GeoFidelity backend:"))
     for part in ("--generator tiny", "--steps 2", "--resolution 32", "--samples 2", "--seed 3", "--conditions L1",
-                 "--device cpu", f"--out {tmp_path / 'gens'}"):
+                 "--device cpu", f"--out {tmp_path / 'gens'}", "--plan model-offload", "--vram-budget 8GB",
+                 "--precision auto"):
         assert part in command, command
     assert any(line.startswith("loading the generator tiny") for line in feedback.lines), feedback.lines
     assert Path(result["GENERATIONS"]) == tmp_path / "gens" / "tiny" and Path(result["MANIFEST"]).is_file()

@@ -9,7 +9,8 @@ from .progress import progress_for
 
 
 def register(sub) -> None:
-    from ..core.generation.options import CONDITIONS, CUSTOM_DEFAULTS, DEFAULT_SAMPLES, DEFAULT_SEED
+    from ..core.generation.options import (CONDITIONS, CPU_PLANS, CUSTOM_DEFAULTS, DEFAULT_SAMPLES, DEFAULT_SEED,
+                                           PLAN_CHOICES, PRECISION_CHOICES)
 
     p = sub.add_parser("generate", help="3a · prompts (L0/L1/L2 + controls) and panels with a diffusers generator",
                        description="Generators: a registered name — sdxl-base-1.0, sd3.5-large, flux.1-dev, "
@@ -39,6 +40,23 @@ def register(sub) -> None:
     p.add_argument("--templates", help="JSON object with L0, L1, L2 and/or suffix templates")
     p.add_argument("--device", help="cpu, cuda, cuda:N or mps, checked before the generator loads (default: CUDA "
                                     "when present)")
+    p.add_argument("--plan", choices=PLAN_CHOICES, default="auto",
+                   help="memory plan (docs/memory-plans.md): auto picks the fastest that fits the GPU's free memory "
+                        "or --vram-budget — gpu (whole pipeline on the GPU), model-offload, group-offload, "
+                        f"sequential; on the CPU only {', '.join(CPU_PLANS)} exist (default %(default)s)")
+    p.add_argument("--vram-budget", help="GPU memory the run may use, e.g. 12GB (GB = GiB; default: the GPU's free "
+                                         "memory when the run starts)")
+    p.add_argument("--fp8-denoiser", action="store_true",
+                   help="store the denoiser's weights in fp8 (computed in the run dtype): less memory, but it "
+                        "changes the images; recorded with every image")
+    p.add_argument("--precision", choices=PRECISION_CHOICES, default="auto",
+                   help="auto keeps each generator's own dtype (the protocol's table, or a --custom-folder's "
+                        "--dtype; float32 on the CPU); fp32, fp16 or bf16 overrides it on every device, recorded "
+                        "(default %(default)s)")
+    p.add_argument("--force", action="store_true",
+                   help="replace panels this store already holds that were made with other settings (model, "
+                        "revision, scheduler, steps, guidance, resolution, dtype, device type, fp8/tiling, prompt, "
+                        "seed); without it such a run is refused, so that no panel mixes two runs")
     p.add_argument("--out", help="generations folder (default: <store folder>/generations)")
     p.add_argument("-q", "--quiet", action="store_true")
     p.set_defaults(func=cmd_generate)
@@ -68,12 +86,19 @@ def cmd_generate(args) -> int:
     try:
         with BenchmarkStore(args.store, create=False) as store:
             result, skipped = generate_store(store, args.generator, args.samples, args.seed, args.shared_noise,
-                                             args.conditions, templates, custom, args.device, args.out, progress)
+                                             args.conditions, templates, custom, args.device, args.out, progress,
+                                             plan=args.plan, vram_budget=args.vram_budget,
+                                             fp8_denoiser=args.fp8_denoiser, precision=args.precision,
+                                             force=args.force)
             generations = store.root / "generations"
     finally:
         progress.close()
     print(f"{result.generated} images generated, {result.skipped_existing} kept from earlier runs, "
           f"{len(skipped)} prompts skipped")
+    if result.memory_plan:
+        plan = result.memory_plan
+        print(f"memory plan {plan['plan']} ({plan['batch']} image(s) per call, predicted peak "
+              f"{plan['predicted_peak_gib']} GiB, numerics {plan['numerics']}): {plan['reason']}")
     _generation_events(result, skipped, args.out or generations)
     return 0
 
@@ -93,6 +118,10 @@ def _generation_events(result, skipped, out_dir) -> None:
     events.value("KEPT", result.skipped_existing)
     events.value("REQUESTED", result.requested)
     events.value("SKIPPED_PROMPTS", len(skipped))
+    if result.memory_plan:
+        events.value("PLAN", result.memory_plan["plan"])
+        events.value("IMAGES_PER_CALL", result.memory_plan["batch"])
+        events.value("PREDICTED_PEAK_GIB", result.memory_plan["predicted_peak_gib"])
 
 
 def cmd_import_generated(args) -> int:

@@ -202,7 +202,9 @@ def test_generate_again_with_other_settings_never_mixes_a_panel(gen_store, tmp_p
     _ok(run_cli(*args, "--steps", "2", "--samples", "2"))
     assert {k: [s for s, _, steps in v if steps == 2] for k, v in _panels(gen_store).items()} == {
         ("tiny", "L1", f"hel-{i}"): [0, 1] for i in range(3)}
-    _ok(run_cli(*args, "--steps", "3", "--samples", "1"))
+    refused = run_cli(*args, "--steps", "3", "--samples", "1")  # other settings: refused, naming the field
+    assert_fails_cleanly(refused, "steps 2 → 3", "--force")
+    _ok(run_cli(*args, "--steps", "3", "--samples", "1", "--force"))
     panels = _panels(gen_store)
     assert sorted(panels) == [("tiny", "L1", f"hel-{i}") for i in range(3)]
     assert all([(s, steps) for s, _, steps in rows] == [(0, 3)] for rows in panels.values()), panels

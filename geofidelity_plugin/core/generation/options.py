@@ -4,10 +4,11 @@ importing torch or diffusers."""
 from __future__ import annotations
 
 from ..conditions import CONDITIONS
-from .generators import CUSTOM_DEFAULTS, GENERATORS
+from .generators import CUSTOM_DEFAULTS, DTYPES, GENERATORS
+from .memory_plan import CPU_PLANS, PLANS
 
-__all__ = ["CONDITIONS", "CUSTOM_DEFAULTS", "CUSTOM_FOLDER_CHOICE", "DEFAULT_SAMPLES", "DEFAULT_SEED", "GENERATORS",
-           "generator_choices"]
+__all__ = ["CONDITIONS", "CPU_PLANS", "CUSTOM_DEFAULTS", "CUSTOM_FOLDER_CHOICE", "DEFAULT_SAMPLES", "DEFAULT_SEED",
+           "GENERATORS", "PLAN_CHOICES", "PRECISION_CHOICES", "generator_choices"]
 
 #: images per generated panel (method §4)
 DEFAULT_SAMPLES = 4
@@ -19,3 +20,8 @@ CUSTOM_FOLDER_CHOICE = "custom folder"
 def generator_choices() -> list[str]:
     """The registered generators, then the custom-folder choice."""
     return list(GENERATORS) + [CUSTOM_FOLDER_CHOICE]
+
+#: memory plans (docs/memory-plans.md): "auto" lets the run choose from the GPU's free memory
+PLAN_CHOICES = ["auto", *PLANS]
+#: "auto" keeps each generator's own dtype (the protocol's table; a custom folder's --dtype)
+PRECISION_CHOICES = ["auto", *DTYPES]

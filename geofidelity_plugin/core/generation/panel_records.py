@@ -5,13 +5,16 @@ The store keys a generated image by (model, condition, segment_id, sample_index)
 new image replaces only that sample: importing or generating fewer samples, or with other
 settings, over an earlier panel would leave a panel mixed from two runs. These helpers find
 such panels and remove the earlier images of a panel in the same transaction that records the
-new ones, so that a failure on the way changes nothing.
+new ones, so that a failure on the way changes nothing. A generated image's resume key (what it
+was made with) decides whether an earlier image can stand in a panel of this run.
 """
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Iterable
 
+from ..errors import InputError
 from ..store.store import BenchmarkStore, GeneratedImage
 
 Panel = tuple[str, str, str]  # (model, condition, segment_id)
@@ -62,3 +65,102 @@ def forget_samples(store: BenchmarkStore, panel: Panel, samples: Iterable[int]) 
     if keys:
         with store.transaction():
             store.db.executemany(_DELETE_SAMPLE, keys)
+
+
+# -- what a generated image was made with (its resume key) -----------------------------------------
+#: the run settings an image's pixels depend on (method §4), as recorded in its ``generation``
+#: metadata → the words a message uses. A memory plan enters only through ``numerics`` (fp8
+#: storage, VAE tiling): offloading moves weights, not the arithmetic.
+RUN_KEY = {"model_id": "model", "revision": "revision", "scheduler": "scheduler", "steps": "steps",
+           "guidance": "guidance", "resolution": "resolution", "torch_dtype": "dtype", "device_type": "device type",
+           "numerics": "plan numerics"}
+
+
+def image_key(info: dict, prompt: str, seed: int | None, path: Path | None = None) -> dict:
+    """The resume key of one image made by the run described by ``info`` (``model_info()``)."""
+    key = {label: info.get(name) for name, label in RUN_KEY.items()}
+    key.update({"prompt": prompt, "seed": seed, "origin": "generated"})
+    if path is not None:
+        key["file"] = str(Path(path).resolve())
+    return key
+
+
+def recorded_key(record: dict) -> dict:
+    """The resume key of an image the store holds (a record of ``generated_panels()``)."""
+    try:
+        made_with = json.loads(record.get("prompt_meta") or "{}").get("generation") or {}
+    except (json.JSONDecodeError, AttributeError):
+        made_with = {}
+    key = image_key(made_with if isinstance(made_with, dict) else {}, record.get("prompt"), record.get("seed"),
+                    record.get("abs_path"))
+    key["origin"] = record.get("origin") or "generated"
+    return key
+
+
+def differences(old: dict, new: dict) -> list[tuple[str, object, object]]:
+    """``(field, recorded, wanted)`` for every field of two resume keys that differs; an
+    imported image differs by its origin alone (it records no generation settings)."""
+    if old.get("origin") != new.get("origin"):
+        return [("origin", old.get("origin"), new.get("origin"))]
+    return [(f, old.get(f), new.get(f)) for f in new if old.get(f) != new.get(f)]
+
+
+class Mismatches:
+    """Images of a run's panels that another run made, gathered so that one message names every
+    differing field once (with how many images differ in it)."""
+
+    def __init__(self):
+        self.images = 0
+        self.fields: dict[str, tuple[set, object, int]] = {}
+
+    def add(self, diffs: list[tuple[str, object, object]]) -> None:
+        if not diffs:
+            return
+        self.images += 1
+        for name, old, new in diffs:
+            olds, _, count = self.fields.get(name, (set(), new, 0))
+            olds.add("(not recorded)" if old is None else str(old))
+            self.fields[name] = (olds, new, count + 1)
+
+    def __bool__(self) -> bool:
+        return self.images > 0
+
+    def message(self, generator: str, where: str) -> str:
+        parts = []
+        for name, (olds, new, count) in self.fields.items():
+            if name in ("prompt", "seed", "file"):  # one value per image: counted, not listed
+                parts.append(f"{name} ({count} image{'s' * (count != 1)})")
+            else:
+                was = ", ".join(sorted(olds)[:3]) + (" …" if len(olds) > 3 else "")
+                parts.append(f"{name} {was} → {new} ({count} image{'s' * (count != 1)})")
+        return (f"{self.images} image(s) of {generator} already in {where} were made with other settings: "
+                f"{'; '.join(parts)} — a panel must be the work of one run: rerun with the settings those images "
+                "were made with, or add --force to replace their panels whole (their images are deleted and made "
+                "again)")
+
+
+def refuse_mixing(generator: str, rows: list, samples_of: dict, known: dict, root: Path,
+                  store: BenchmarkStore | None, info: dict, seed_of) -> None:
+    """Raise an :class:`InputError` naming every differing field when the store (or, without
+    one, the folder's manifest) holds images of these panels that another run made.
+    ``samples_of``: (condition, segment) → recorded samples; ``known``: (condition, segment,
+    sample) → record; ``seed_of(row, sample)``: this run's seed; files that are gone are not
+    counted (they are made again, nothing is left to mix with)."""
+    mismatches = Mismatches()
+    for row in rows:
+        for sample in samples_of.get((row.condition, row.segment_id), ()):
+            record = known[(row.condition, row.segment_id, sample)]
+            if Path(record["abs_path"]).is_file():
+                target = root / row.condition / row.segment_id / f"{sample:02d}.jpg"
+                mismatches.add(differences(recorded_key(record), image_key(info, row.prompt, seed_of(row, sample),
+                                                                           target)))
+    if mismatches:
+        raise InputError(mismatches.message(generator, store.path.name))
+    if store is None and (root / "generation_manifest.json").is_file() and any(root.rglob("*.jpg")):
+        try:
+            earlier = json.loads((root / "generation_manifest.json").read_text(encoding="utf-8"))["models"][0]
+        except (OSError, ValueError, KeyError, IndexError):
+            earlier = {}
+        mismatches.add(differences(image_key(earlier, "", None), image_key(info, "", None)))
+        if mismatches:
+            raise InputError(mismatches.message(generator, f"the folder {root}"))

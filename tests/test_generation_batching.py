@@ -1,0 +1,225 @@
+"""Batched panels and resumes that cannot mix (method §4 Generators, Seeds; docs/memory-plans.md),
+with the tiny real Stable Diffusion pipeline on the CPU: one pipeline call per panel with one
+generator per image, the same images as one call per image, every CPU plan giving the same
+bytes, the plan in the manifest, and a resume with other settings refused by field."""
+from __future__ import annotations
+
+import functools
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from geofidelity_plugin.core.errors import Cancelled, InputError
+from geofidelity_plugin.core.generation.component_sizes import folder_sizes
+from geofidelity_plugin.core.generation.memory_plan import estimate
+from geofidelity_plugin.core.generation.prompts import PromptRow
+from geofidelity_plugin.core.generation.runner import GenerationRunner
+from geofidelity_plugin.core.generation.seeds import seed_for
+from geofidelity_plugin.core.progress import RecordingProgress
+from geofidelity_plugin.core.store.store import BenchmarkStore
+
+REPO = Path(__file__).resolve().parent.parent
+SEGMENTS = [{"segment_id": sid, "city": "Helsinki", "country": "Finland", "country_code": "FI", "street_name": street,
+             "neighbourhood": hood, "centroid_lon": 24.95, "centroid_lat": 60.17}
+            for sid, street, hood in (("hel-001", "Unioninkatu", "Kluuvi"), ("hel-002", "Hämeentie", "Sörnäinen"))]
+ROWS = [PromptRow("hel-001", "L1", "A street-level photo taken on Unioninkatu in the Kluuvi district of Helsinki."),
+        PromptRow("hel-002", "L0", "A street-level photo taken in Helsinki, Finland.")]
+
+
+@pytest.fixture(scope="module")
+def tiny_sd(tmp_path_factory) -> Path:
+    from tiny_models import make_tiny_sd
+
+    return make_tiny_sd(tmp_path_factory.mktemp("tiny-sd"))
+
+
+def _runner(folder, **options) -> GenerationRunner:
+    steps = options.pop("steps", 2)
+    return GenerationRunner(folder, steps=steps, guidance=5.0, resolution=32, dtype="fp16", device="cpu",
+                            name="tiny", **options)
+
+
+def _store(tmp_path) -> BenchmarkStore:
+    store = BenchmarkStore(tmp_path / "benchmark.sqlite")
+    store.put_segments(SEGMENTS)
+    return store
+
+
+def _pixels(paths) -> np.ndarray:
+    return np.stack([np.asarray(Image.open(p).convert("RGB"), dtype=np.int16) for p in paths])
+
+
+def _spy(runner: GenerationRunner) -> list[dict]:
+    """Record every pipeline call's arguments and the initial noise it drew."""
+    pipe = runner.load()
+    calls, call, prepare = [], pipe.__call__, pipe.prepare_latents
+
+    @functools.wraps(call)
+    def spied_call(*args, **kwargs):
+        calls.append({**kwargs, "latents": []})
+        return call(*args, **kwargs)
+
+    def spied_prepare(*args, **kwargs):
+        latents = prepare(*args, **kwargs)
+        calls[-1]["latents"].append(latents.clone())
+        return latents
+
+    pipe.prepare_latents = spied_prepare
+    runner._pipe = type("Spied", (), {"__call__": staticmethod(spied_call), "__getattr__":
+                                      lambda self, name: getattr(pipe, name)})()
+    return calls
+
+
+def test_one_call_per_panel_with_a_generator_per_image(tiny_sd, tmp_path):
+    runner = _runner(tiny_sd)
+    calls = _spy(runner)
+    result = runner.generate(ROWS, samples=4, base_seed=5, out_dir=tmp_path)
+    assert result.generated == 8 and len(calls) == 2  # two panels, two calls
+    for call, row in zip(calls, ROWS):
+        assert call["num_images_per_prompt"] == 4 and call["prompt"] == row.prompt
+        seeds = [seed_for(5, "tiny", row.segment_id, row.condition, k) for k in range(4)]
+        assert [g.initial_seed() for g in call["generator"]] == seeds  # the seeds stay per image
+        assert call["latents"][0].shape[0] == 4
+
+
+def test_batched_panels_equal_one_call_per_image(tiny_sd, tmp_path):
+    """Each image starts from exactly its own seed's noise, batched or not; the pixels agree to
+    one 8-bit level (matrix products of other row counts round differently; see the doc)."""
+    batched, single = _runner(tiny_sd), _runner(tiny_sd, images_per_call=1)
+    batched_calls, single_calls = _spy(batched), _spy(single)
+    a = batched.generate(ROWS, samples=4, base_seed=5, out_dir=tmp_path / "batched")
+    b = single.generate(ROWS, samples=4, base_seed=5, out_dir=tmp_path / "single")
+    assert (len(batched_calls), len(single_calls)) == (2, 8)
+    noise_batched = [n for call in batched_calls for n in call["latents"][0]]
+    noise_single = [call["latents"][0][0] for call in single_calls]
+    assert all(x.equal(y) for x, y in zip(noise_batched, noise_single))  # bit for bit
+    assert [p.relative_to(tmp_path / "batched") for p in a.paths] == [p.relative_to(tmp_path / "single")
+                                                                     for p in b.paths]
+    pa, pb = _pixels(a.paths), _pixels(b.paths)
+    assert np.abs(pa - pb).max() <= 1 and (pa != pb).mean() <= 0.001
+    assert np.abs(pa[0] - pa[1]).mean() > 2.0  # four seeds, four images
+    records = json.loads((tmp_path / "batched" / "tiny" / "generation_manifest.json").read_text())
+    assert records["options"]["images_per_call"] == 4
+    assert json.loads((tmp_path / "single" / "tiny" / "generation_manifest.json").read_text())["options"][
+        "images_per_call"] == 1
+
+
+def test_every_cpu_plan_gives_the_same_bytes_and_fp8_does_not(tiny_sd, tmp_path):
+    made = {}
+    for plan, fp8 in (("gpu", False), ("model-offload", False), ("group-offload", False), ("gpu", True)):
+        store = BenchmarkStore(tmp_path / f"{plan}-{fp8}.sqlite")
+        store.put_segments(SEGMENTS)
+        result = _runner(tiny_sd, plan=plan, fp8_denoiser=fp8).generate(
+            ROWS[:1], samples=2, base_seed=1, out_dir=tmp_path / f"{plan}-{fp8}", store=store)
+        made[(plan, fp8)] = [p.read_bytes() for p in result.paths]
+        meta = json.loads(store.generated_panels()[("tiny", "L1", "hel-001")][0]["prompt_meta"])["generation"]
+        assert (meta["plan"], meta["numerics"]) == (plan, "fp8-denoiser" if fp8 else "standard")
+    assert made[("gpu", False)] == made[("model-offload", False)] == made[("group-offload", False)]
+    assert made[("gpu", True)] != made[("gpu", False)]
+    with pytest.raises(InputError, match="needs a GPU"):
+        _runner(tiny_sd, plan="sequential").generate(ROWS, samples=1, out_dir=tmp_path / "seq")
+    assert not (tmp_path / "seq").exists()
+
+
+def test_the_manifest_and_the_store_record_the_plan(tiny_sd, tmp_path):
+    store = _store(tmp_path)
+    _runner(tiny_sd).generate(ROWS, samples=2, out_dir=tmp_path / "g", store=store)
+    manifest = json.loads((tmp_path / "g" / "tiny" / "generation_manifest.json").read_text())
+    plan = manifest["memory_plan"]
+    expected = estimate(folder_sizes(tiny_sd), "gpu", "fp32", 32, 2)
+    assert (plan["plan"], plan["batch"], plan["device_type"], plan["numerics"]) == ("gpu", 2, "cpu", "standard")
+    assert plan["predicted_peak_bytes"] == expected["peak"] > 0 and plan["phases"] == expected["phases"]
+    assert plan["measured_peak_bytes"] is None and "CPU" in plan["reason"]  # measured on CUDA only
+    assert "safetensors headers" in plan["sizes_origin"]
+    assert store.meta("generation:tiny")["memory_plan"]["predicted_peak_bytes"] == expected["peak"]
+    info = manifest["models"][0]
+    assert (info["scheduler"], info["device_type"], info["torch_dtype"]) == ("DDIMScheduler", "cpu", "float32")
+
+
+def test_a_resume_with_other_settings_is_refused_by_field_and_force_replaces(tiny_sd, tmp_path):
+    store, out = _store(tmp_path), tmp_path / "g"
+    _runner(tiny_sd).generate(ROWS, samples=2, out_dir=out, store=store)
+    files = sorted(out.rglob("*.jpg"))
+    stamps = [p.stat().st_mtime_ns for p in files]
+    with pytest.raises(InputError) as err:
+        _runner(tiny_sd, precision="bf16").generate(ROWS, samples=2, out_dir=out, store=store)
+    assert "4 image(s) of tiny" in str(err.value) and "dtype float32 → bfloat16 (4 images)" in str(err.value)
+    assert "--force" in str(err.value)
+    with pytest.raises(InputError, match=r"steps 2 → 3 \(4 images\)"):
+        _runner(tiny_sd, steps=3).generate(ROWS, samples=2, out_dir=out, store=store)
+    assert [p.stat().st_mtime_ns for p in files] == stamps  # nothing was touched
+
+    # a panel made on a GPU (its record says so) is never completed on the CPU
+    record = store.generated_panels()[("tiny", "L1", "hel-001")][1]
+    meta = json.loads(record["prompt_meta"])
+    meta["generation"].update(device_type="cuda", torch_dtype="bfloat16")
+    store.db.execute("UPDATE generated_images SET prompt_meta = ? WHERE model = 'tiny' AND segment_id = 'hel-001' "
+                     "AND sample_index = 1", (json.dumps(meta),))
+    store.db.commit()
+    with pytest.raises(InputError) as err:
+        _runner(tiny_sd).generate(ROWS, samples=2, out_dir=out, store=store)
+    assert "1 image(s)" in str(err.value) and "device type cuda → cpu" in str(err.value)
+    assert "dtype bfloat16 → float32" in str(err.value)
+
+    forced = _runner(tiny_sd, precision="bf16").generate(ROWS, samples=2, out_dir=out, store=store, force=True)
+    assert (forced.generated, forced.skipped_existing) == (4, 0)
+    for images in store.generated_panels().values():  # every panel now the work of the bf16 run alone
+        assert {json.loads(i["prompt_meta"])["generation"]["torch_dtype"] for i in images} == {"bfloat16"}
+    again = _runner(tiny_sd, precision="bf16").generate(ROWS, samples=2, out_dir=out, store=store)
+    assert (again.generated, again.skipped_existing) == (0, 4)
+
+
+def test_a_folder_without_a_store_refuses_other_settings(tiny_sd, tmp_path):
+    _runner(tiny_sd).generate(ROWS[:1], samples=1, out_dir=tmp_path)
+    with pytest.raises(InputError, match=r"already in the folder .*steps 2 → 3.*--force"):
+        _runner(tiny_sd, steps=3).generate(ROWS[:1], samples=1, out_dir=tmp_path)
+    assert _runner(tiny_sd, steps=3).generate(ROWS[:1], samples=1, out_dir=tmp_path, force=True).generated == 1
+
+
+def test_cancel_stops_inside_a_pipeline_call(tiny_sd, tmp_path):
+    progress = RecordingProgress(cancel_after=2)  # the check before the call, then the first step's
+    with pytest.raises(Cancelled) as err:
+        _runner(tiny_sd).generate(ROWS, samples=4, out_dir=tmp_path, progress=progress)
+    assert err.value.result.generated == 0 and not list(tmp_path.rglob("*.jpg"))
+
+
+def test_the_command_line_refuses_a_mixing_resume_and_forces(tiny_sd, tmp_path):
+    _store(tmp_path).close()
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
+    env.update(PYTHONPATH=str(REPO), HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1")
+    base = [sys.executable, "-m", "geofidelity_plugin", "generate", "--store", str(tmp_path / "benchmark.sqlite"),
+            "--generator", "tiny", "--custom-folder", str(tiny_sd), "--resolution", "32", "--samples", "2",
+            "--conditions", "L1", "--device", "cpu", "--plan", "group-offload", "--vram-budget", "8GB", "-q"]
+
+    def run(*extra):
+        return subprocess.run(base + list(extra), cwd=REPO, env=env, capture_output=True, text=True, timeout=600)
+
+    first = run("--steps", "2")
+    assert first.returncode == 0, first.stderr
+    assert "memory plan group-offload (2 image(s) per call" in first.stdout
+    refused = run("--steps", "3")
+    assert refused.returncode != 0 and "steps 2 → 3 (4 images)" in refused.stderr and "--force" in refused.stderr
+    forced = run("--steps", "3", "--force")
+    assert forced.returncode == 0, forced.stderr
+    assert forced.stdout.startswith("4 images generated, 0 kept")
+
+
+def test_a_panel_of_imported_images_is_not_completed_by_generation(tiny_sd, tmp_path):
+    from geofidelity_plugin.core.generation.import_folder import import_generated_folder
+
+    store = _store(tmp_path)
+    folder = tmp_path / "elsewhere" / "L1" / "hel-001"
+    folder.mkdir(parents=True)
+    Image.new("RGB", (32, 32), "grey").save(folder / "00.jpg")
+    import_generated_folder(tmp_path / "elsewhere", store, "tiny")
+    with pytest.raises(InputError, match=r"1 image\(s\) of tiny .* origin imported → generated \(1 image\) — "):
+        _runner(tiny_sd).generate(ROWS[:1], samples=2, out_dir=tmp_path / "g", store=store)
+    assert _runner(tiny_sd).generate(ROWS[:1], samples=2, out_dir=tmp_path / "g", store=store,
+                                     force=True).generated == 2
+    assert (folder / "00.jpg").is_file()  # an imported file outside the generator's folder is left alone
