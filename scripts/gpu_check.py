@@ -1,6 +1,13 @@
 """GPU check (issue 10, item 7): what the six generators and the feature models cost on a CUDA
 device — seconds per 4-image 1024² panel and peak VRAM under every memory plan, uncapped and
-with the budget capped to 24, 16, 12 and 8 GB — with no weights downloaded.
+with the budget capped to 24, 16, 12 and 8 GiB — with no weights downloaded.
+
+The plans are the product's own: :mod:`geofidelity_plugin.core.generation.memory_plan` chooses
+them (``choose_plan``, from the published component sizes) and places the pipeline
+(``apply_plan``), so the numbers measure the code a generation run executes. Uncapped, every
+plan runs forced; under a cap, the plan and images per call are those ``choose_plan`` picks for
+that budget, as ``generate --vram-budget`` would, and its predicted peak stands beside the
+measured one.
 
 Each generator's pipeline is built from the published configs in
 ``resources/generation/configs/<generator>/`` (denoiser, VAE, text encoders, scheduler) with
@@ -12,8 +19,9 @@ included) that runs ``--steps`` denoising steps; a callback times every step, an
     seconds per panel = measured call + (model steps − measured steps) × steady step time,
 
 the steady step time being the mean of the steps after the first. Random weights change no
-shapes, so the times and memory are those of the real checkpoints. Budgets cap PyTorch's
-allocator (``torch.cuda.set_per_process_memory_fraction``); the CUDA context is not included.
+shapes, so the times and memory are those of the real checkpoints. A panel the plan splits
+takes several calls, each timed the same way. Budgets cap PyTorch's allocator
+(``torch.cuda.set_per_process_memory_fraction``); the CUDA context is not included.
 Feature throughput: the offline DINOv2-S/14 and a full-size DINOv2-B/14 with random weights,
 end to end from JPEG files through ``FeatureExtractor.embed_paths`` (method §5).
 
@@ -37,12 +45,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+# stdlib only: the script still skips cleanly where torch is missing
+from geofidelity_plugin.core.errors import InputError  # noqa: E402
+from geofidelity_plugin.core.generation.component_sizes import published_sizes  # noqa: E402
+from geofidelity_plugin.core.generation.memory_plan import (GIB, PLANS, MemoryPlan, apply_plan,  # noqa: E402
+                                                            choose_plan, free_ram)
+
 CONFIGS = ROOT / "resources" / "generation" / "configs"
 PANEL = 4
 RESOLUTION = 1024
-PLANS = ("gpu", "model-offload", "group-offload", "leaf-offload")  # fastest first
-BUDGETS_GB = (24, 16, 12, 8)
-HEADROOM = 0.92  # a plan is taken for a budget when its uncapped peak is at most this share of it
+BUDGETS_GB = (24, 16, 12, 8)  # GiB, as --vram-budget reads "12GB"
 PROMPT = "a street-level photograph of a residential street with parked cars and trees"
 FEATURE_MODELS = ("dinov2-s14", "dinov2-b14")
 SKIP_LINE = ("gpu-check: skipped — no CUDA device here ({why}); nothing measured, nothing written. "
@@ -116,24 +128,36 @@ def steady_step_s(step_ends: list[float]) -> float:
     return sum(gaps) / len(gaps)
 
 
-def panel_seconds(call_s: float, step_ends: list[float], model_steps: int) -> float:
-    """Seconds for one panel at the model's own step count, from a call that ran
-    ``len(step_ends)`` steps."""
-    return call_s + (model_steps - len(step_ends)) * steady_step_s(step_ends)
+def panel_seconds(call_s: float, step_ends: list[float], model_steps: int, calls: int = 1) -> float:
+    """Seconds for one panel at the model's own step count, from ``calls`` pipeline calls that
+    took ``call_s`` in all and each ran ``len(step_ends)`` steps."""
+    return call_s + calls * (model_steps - len(step_ends)) * steady_step_s(step_ends)
 
 
-def choose_budget_plans(peaks: dict[str, int], budgets_gb=BUDGETS_GB, plans=PLANS) -> dict[int, str]:
-    """For each budget, the fastest plan whose measured uncapped peak (bytes) fits in
-    ``HEADROOM`` of it; the slowest plan when none does (or when its peak is not known)."""
-    chosen = {}
-    for budget in budgets_gb:
-        fits = [p for p in plans if p in peaks and peaks[p] <= HEADROOM * budget * 1e9]
-        chosen[budget] = fits[0] if fits else plans[-1]
-    return chosen
+def plan_for(name: str, budget_bytes: int, source: str, plan: str | None = None,
+             device_type: str = "cuda") -> MemoryPlan:
+    """The product's memory plan for a panel of ``name`` (``choose_plan`` on its published
+    component sizes): ``plan`` forces one, None picks as a generation run with this budget
+    would. Raises :class:`InputError` when nothing fits the budget."""
+    from geofidelity_plugin.core.generation.generators import GENERATORS
+
+    return choose_plan(published_sizes(name), GENERATORS[name].dtype, RESOLUTION, PANEL, device_type,
+                       budget_bytes, source, free_ram(), plan)
+
+
+def placement(plan: MemoryPlan) -> tuple:
+    """What ``apply_plan`` does to a pipeline: plans with the same placement share one."""
+    return plan.plan, plan.fp8_denoiser, plan.vae_slicing, plan.vae_tiling, plan.group_pinning
+
+
+def place(pipe, plan: MemoryPlan, device: str = "cuda") -> str:
+    """Place ``pipe`` with the product's ``apply_plan``; returns how the VAE decodes."""
+    apply_plan(pipe, plan, device)
+    return "sliced + tiled" if plan.vae_tiling else "sliced" if plan.vae_slicing else "whole batch"
 
 
 def _gb(n) -> str:
-    return "—" if n is None else f"{n / 1e9:.1f}"
+    return "—" if n is None else f"{n / GIB:.1f}"
 
 
 def _s(x) -> str:
@@ -142,16 +166,16 @@ def _s(x) -> str:
 
 def run_row(generator: dict, run: dict) -> str:
     """One Markdown table row of a run (see :func:`markdown_report`)."""
-    budget = "none" if run.get("budget_gb") is None else f"{run['budget_gb']} GB"
+    budget = "none" if run.get("budget_gb") is None else f"{run['budget_gb']} GiB"
     ok = run.get("status") == "ok"
-    panel = panel_seconds(run["call_s"], run["step_ends_s"], generator["steps"]) if ok else None
+    panel = panel_seconds(run["call_s"], run["step_ends_s"], generator["steps"], run.get("calls", 1)) if ok else None
     step = steady_step_s(run["step_ends_s"]) if ok else None
     status = "ok" if ok else run.get("status", "?") + (f": {run['error']}" if run.get("error") else "")
     status = status.replace("|", "\\|")
     return (f"| {generator['name']} | {generator['dtype']} | {generator['steps']} | {run['plan']} | {budget} "
-            f"| {_s(panel)} | {_s(step)} | {_s(run.get('call_s') if ok else None)} "
-            f"| {_gb(run.get('peak_allocated'))} | {_gb(run.get('peak_reserved'))} | {run.get('vae', '')} "
-            f"| {status} |")
+            f"| {run.get('batch', '—')} | {_s(panel)} | {_s(step)} | {_s(run.get('call_s') if ok else None)} "
+            f"| {_gb(run.get('predicted_peak'))} | {_gb(run.get('peak_allocated'))} | {_gb(run.get('peak_reserved'))} "
+            f"| {run.get('vae', '')} | {status} |")
 
 
 def markdown_report(result: dict) -> str:
@@ -164,19 +188,21 @@ def markdown_report(result: dict) -> str:
         f"transformers {result['versions'].get('transformers')}; {result['wall_s']:.0f} s in all"
         + ("." if result.get("complete", True) else " — **partial: the run did not finish**."), "",
         f"Full-size pipelines built from `resources/generation/configs/` with **random weights** (no download); "
-        f"a panel is one call making {s['panel']} images of {s['resolution']}² with per-image generators, text "
-        f"encoding and VAE decode included. Each call ran **{s['measured_steps']} denoising steps**; seconds per "
-        "panel = measured call + (model steps − measured steps) × steady step (the steps after the first). "
-        "Budgets cap PyTorch's allocator (`torch.cuda.set_per_process_memory_fraction`; CUDA context not "
-        f"included); under a budget runs the plan {s['plan_source']}.", "",
-        "Plans: **gpu** the whole pipeline on the GPU; **model-offload** diffusers' model CPU offload (one "
-        "component on the GPU at a time); **group-offload** block-level group offloading with CUDA streams (one "
-        "transformer block or text-encoder layer at a time, the VAE stays on the GPU); **leaf-offload** the same "
-        "per leaf module. The offload plans decode the VAE one image at a time (leaf-offload also tiled). "
-        f"Plans applied by {s.get('plans_by', 'scripts/gpu_check.py')}.", "",
-        "| generator | dtype | steps | plan | budget | s / panel | s / step | measured call s | peak alloc GB "
-        "| peak reserved GB | VAE | result |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+        f"a panel of {s['panel']} images of {s['resolution']}² takes one call per {s['panel']} images or per part "
+        "of them (images / call) with per-image generators, text encoding and VAE decode included. Each call ran "
+        f"**{s['measured_steps']} denoising steps**; seconds per panel = measured calls + calls × (model steps − "
+        "measured steps) × steady step (the steps after the first). Budgets (GiB, as `--vram-budget` reads them) "
+        "cap PyTorch's allocator (`torch.cuda.set_per_process_memory_fraction`; CUDA context not included); "
+        f"under a budget runs {s['plan_source']}.", "",
+        "Plans (docs/memory-plans.md): **gpu** the whole pipeline on the GPU; **model-offload** diffusers' model "
+        "CPU offload (one component on the GPU at a time); **group-offload** group offloading with CUDA streams "
+        "(the denoiser one block at a time, text encoders one layer at a time); **sequential** diffusers' "
+        "sequential CPU offload (one layer at a time, no overlap). Every plan decodes the VAE one image at a "
+        "time, tiled where the plan says. Predicted peak: the plan chooser's estimate for that call. Plans "
+        f"chosen and applied by {s.get('plans_by', 'scripts/gpu_check.py')}.", "",
+        "| generator | dtype | steps | plan | budget | images / call | s / panel | s / step | measured calls s "
+        "| predicted peak GiB | peak alloc GiB | peak reserved GiB | VAE | result |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for g in result["generators"]:
         lines += [run_row(g, run) for run in g["runs"]]
     lines += ["", "Parameters as built from the configs (published count in brackets):", ""]
@@ -308,47 +334,6 @@ def build_pipeline(generator: str, bodies: dict, masters: dict, dtype):
     return pipe
 
 
-#: text encoders' nested block lists for block-level offloading (CLIP text_model.encoder.layers,
-#: T5 encoder.block, BERT encoder.layer); without them a T5-XXL moves to the GPU in one piece
-TEXT_ENCODER_BLOCKS = ["text_model", "encoder"]
-
-
-def apply_plan(pipe, plan: str, device: str = "cuda") -> str:
-    """Place ``pipe`` by ``plan``; returns how the VAE decodes. Group plans use CUDA streams,
-    one block (or leaf module) at a time, for every model but the VAE, which stays on the GPU
-    (small, and SDXL upcasts it to float32 in place)."""
-    import torch
-    from diffusers import ModelMixin
-    from diffusers.hooks import apply_group_offloading
-
-    if plan == "gpu":
-        pipe.to(device)
-        return "whole batch"
-    if plan == "model-offload":
-        pipe.enable_model_cpu_offload(device=device)
-    elif plan in ("group-offload", "leaf-offload"):
-        kind = "block_level" if plan == "group-offload" else "leaf_level"
-        options = {"onload_device": torch.device(device), "offload_device": torch.device("cpu"), "offload_type": kind,
-                   "num_blocks_per_group": 1 if kind == "block_level" else None, "use_stream": True}
-        for name, component in pipe.components.items():
-            if not isinstance(component, torch.nn.Module):
-                continue
-            if name == "vae":
-                component.to(device)
-            elif isinstance(component, ModelMixin):
-                component.enable_group_offload(**options)
-            else:
-                blocks = TEXT_ENCODER_BLOCKS if kind == "block_level" else None
-                apply_group_offloading(component, block_modules=blocks, **options)
-    else:
-        raise ValueError(f"unknown plan {plan!r}")
-    pipe.vae.enable_slicing()
-    if plan == "leaf-offload":
-        pipe.vae.enable_tiling()
-        return "sliced + tiled"
-    return "sliced"
-
-
 def _sync(device: str) -> None:
     import torch
 
@@ -356,9 +341,11 @@ def _sync(device: str) -> None:
         torch.cuda.synchronize()
 
 
-def run_panel(pipe, spec, steps: int, device: str = "cuda", resolution: int = RESOLUTION, **extra) -> dict:
-    """One panel call with ``steps`` denoising steps: wall time, step end times (s after the
-    call's start) and, on CUDA, the peak memory."""
+def run_panel(pipe, spec, steps: int, device: str = "cuda", resolution: int = RESOLUTION, batch: int = PANEL,
+              **extra) -> dict:
+    """One panel of ``PANEL`` images in calls of ``batch`` images (the plan's images per call),
+    each with ``steps`` denoising steps: the calls' wall time in all, the step end times of the
+    first call (s after its start) and, on CUDA, the peak memory over the panel."""
     import torch
 
     marks: list[float] = []
@@ -369,9 +356,9 @@ def run_panel(pipe, spec, steps: int, device: str = "cuda", resolution: int = RE
         return args[-1] if len(args) == 4 else None  # callback_on_step_end returns its kwargs
 
     params = inspect.signature(pipe.__call__).parameters
+    generators = [torch.Generator("cpu").manual_seed(i) for i in range(PANEL)]
     kwargs = {"prompt": PROMPT, "num_inference_steps": steps, "guidance_scale": spec.guidance,
-              "num_images_per_prompt": PANEL, "height": resolution, "width": resolution, "output_type": "np",
-              "generator": [torch.Generator("cpu").manual_seed(i) for i in range(PANEL)], **extra}
+              "height": resolution, "width": resolution, "output_type": "np", **extra}
     if "callback_on_step_end" in params:
         kwargs["callback_on_step_end"] = lambda p, i, t, kw: mark(p, i, t, kw)
     else:  # PixArt-Σ: the older per-step callback
@@ -382,13 +369,18 @@ def run_panel(pipe, spec, steps: int, device: str = "cuda", resolution: int = RE
     _sync(device)
     if cuda:
         torch.cuda.reset_peak_memory_stats()
-    start = time.perf_counter()
-    with torch.inference_mode(), warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # random weights: overflow warnings in the image conversion
-        images = pipe(**kwargs).images
-    _sync(device)
-    end = time.perf_counter()
-    return {"call_s": end - start, "step_ends_s": [m - start for m in marks], "images": len(images),
+    calls, images = [], 0
+    for first in range(0, PANEL, batch):
+        chunk = generators[first:first + batch]
+        marks = []
+        start = time.perf_counter()
+        with torch.inference_mode(), warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # random weights: overflow warnings in the image conversion
+            images += len(pipe(**kwargs, num_images_per_prompt=len(chunk), generator=chunk).images)
+        _sync(device)
+        calls.append((time.perf_counter() - start, [m - start for m in marks]))
+    return {"call_s": sum(c for c, _ in calls), "step_ends_s": calls[0][1], "calls": len(calls),
+            "batch": batch, "images": images,
             "peak_allocated": torch.cuda.max_memory_allocated() if cuda else None,
             "peak_reserved": torch.cuda.max_memory_reserved() if cuda else None}
 
@@ -410,7 +402,8 @@ def _error(exc: BaseException) -> str:
 
 
 def check_generator(name: str, args, deadline: float) -> dict:
-    """Every plan uncapped, then each budget under the plan chosen for it, for one generator."""
+    """Every plan forced and uncapped, then each budget under the plan (and images per call) the
+    product's chooser takes for it, for one generator."""
     import torch
 
     from geofidelity_plugin.core.generation.generators import GENERATORS
@@ -433,42 +426,55 @@ def check_generator(name: str, args, deadline: float) -> dict:
         masters[comp] = random_weights(module, dtype)
         del module
     out["build_s"] = time.perf_counter() - t0
-    peaks: dict[str, int] = {}
-    done_budgets: set[int] = set()
     total = torch.cuda.get_device_properties(0).total_memory
+    chosen: dict[int, MemoryPlan] = {}
+    unfit = []
+    for budget in BUDGETS_GB:
+        try:
+            chosen[budget] = plan_for(name, budget * GIB, f"gpu-check cap of {budget} GiB")
+        except InputError as exc:  # the product refuses the run: nothing to measure
+            unfit.append({"plan": "—", "budget_gb": budget, "status": "does not fit", "error": str(exc)[:200]})
+    done_budgets: set[int] = set()
     for plan in PLANS:
         if time.monotonic() > deadline:
             out["runs"].append({"plan": plan, "budget_gb": None, "status": "skipped", "error": "time budget"})
             continue
         pipe = None
         try:
+            uncapped = plan_for(name, total, "uncapped: the whole card", plan=plan)
             t0 = time.perf_counter()
             pipe = build_pipeline(name, bodies, masters, dtype)
-            vae = apply_plan(pipe, plan)
+            vae = place(pipe, uncapped)
+            placed = placement(uncapped)
             setup_s = time.perf_counter() - t0
             if plan == PLANS[0]:
-                run_panel(pipe, spec, 1)  # warm-up: kernels, cuBLAS handles, allocator
-            run = run_panel(pipe, spec, args.steps)
-            peaks[plan] = run["peak_allocated"]
+                run_panel(pipe, spec, 1, batch=uncapped.batch)  # warm-up: kernels, cuBLAS handles, allocator
+            run = run_panel(pipe, spec, args.steps, batch=uncapped.batch)
             out["runs"].append({"plan": plan, "budget_gb": None, "status": "ok", "vae": vae, "setup_s": setup_s,
-                                "measured_steps": args.steps, **run})
-            chosen = choose_budget_plans(peaks) if plan != PLANS[-1] else {b: plan for b in BUDGETS_GB}
-            for budget in [b for b, p in chosen.items() if p == plan and b not in done_budgets]:
+                                "measured_steps": args.steps, "predicted_peak": uncapped.predicted_peak_bytes, **run})
+            for budget in [b for b, p in chosen.items() if p.plan == plan]:
                 done_budgets.add(budget)
+                capped = chosen[budget]
                 if time.monotonic() > deadline:
                     out["runs"].append({"plan": plan, "budget_gb": budget, "status": "skipped",
                                         "error": "time budget"})
                     continue
+                if placement(capped) != placed:  # e.g. a tiled VAE: placed anew, as a run would be
+                    pipe = None
+                    _free()
+                    pipe = build_pipeline(name, bodies, masters, dtype)
+                    vae, placed = place(pipe, capped), placement(capped)
                 _free()
-                torch.cuda.set_per_process_memory_fraction(min(1.0, budget * 1e9 / total))
+                torch.cuda.set_per_process_memory_fraction(min(1.0, budget * GIB / total))
+                record = {"plan": plan, "budget_gb": budget, "vae": vae, "batch": capped.batch,
+                          "predicted_peak": capped.predicted_peak_bytes}
                 try:
-                    run = run_panel(pipe, spec, args.steps)
-                    out["runs"].append({"plan": plan, "budget_gb": budget, "status": "ok", "vae": vae,
-                                        "measured_steps": args.steps, **run})
+                    run = run_panel(pipe, spec, args.steps, batch=capped.batch)
+                    out["runs"].append({**record, "status": "ok", "measured_steps": args.steps, **run})
                 except Exception as exc:  # cuBLAS and others report a full card as a RuntimeError
                     oom = isinstance(exc, torch.OutOfMemoryError) or "out of memory" in str(exc).lower()
-                    out["runs"].append({"plan": plan, "budget_gb": budget, "status": "out of memory" if oom else
-                                        "error", "vae": vae, "error": _error(exc)})
+                    out["runs"].append({**record, "status": "out of memory" if oom else "error",
+                                        "error": _error(exc)})
                 finally:
                     torch.cuda.set_per_process_memory_fraction(1.0)
         except Exception as exc:  # one failed plan must not hide the others
@@ -476,9 +482,10 @@ def check_generator(name: str, args, deadline: float) -> dict:
         finally:
             del pipe
             _free()
-    for budget in [b for b in BUDGETS_GB if b not in done_budgets]:
-        out["runs"].append({"plan": "—", "budget_gb": budget, "status": "not measured",
-                            "error": "no plan ran (see the errors above)"})
+    out["runs"] += unfit
+    for budget in [b for b in chosen if b not in done_budgets]:
+        out["runs"].append({"plan": chosen[budget].plan, "budget_gb": budget, "status": "not measured",
+                            "error": "its plan did not run (see the errors above)"})
     del masters
     _free(host=True)
     return out
@@ -614,10 +621,11 @@ def main(argv: list[str] | None = None) -> int:
               "versions": {"torch": torch.__version__, "diffusers": diffusers.__version__,
                            "transformers": transformers.__version__, "cuda": torch.version.cuda},
               "settings": {"panel": PANEL, "resolution": RESOLUTION, "measured_steps": args.steps,
-                           "plans": list(PLANS), "budgets_gb": list(BUDGETS_GB), "headroom": HEADROOM,
-                           "plan_source": (f"that was fastest uncapped with a peak ≤ {HEADROOM:.0%} of the budget "
-                                           "(leaf-offload when none)"),
-                           "plans_by": "scripts/gpu_check.py apply_plan (diffusers placement calls)",
+                           "plans": list(PLANS), "budgets_gb": list(BUDGETS_GB),
+                           "plan_source": ("the plan and images per call the product's chooser takes for that "
+                                           "budget (as `generate --vram-budget` would)"),
+                           "plans_by": ("geofidelity_plugin/core/generation/memory_plan.py (choose_plan, "
+                                        "apply_plan: the product's code)"),
                            "budget_s": args.budget_s},
               "generators": [], "features": [], "notes": []}
     out = Path(args.out)

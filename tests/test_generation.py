@@ -186,9 +186,19 @@ def _runner(folder, name="tiny-sd"):
     return GenerationRunner(folder, steps=2, guidance=5.0, resolution=32, dtype="fp16", device="cpu", name=name)
 
 
+def _references(segment_ids, audit=None, per_segment=1) -> list[dict]:
+    """Reference image records (the files need not exist: generation reads only the records)."""
+    return [{"reference_id": f"{sid}:{k}", "segment_id": sid, "image_id": f"img-{sid}-{k}",
+             "image_path": f"reference/{sid}/{k:02d}.jpg", "audit": audit} for sid in segment_ids
+            for k in range(per_segment)]
+
+
 def _store(tmp_path) -> BenchmarkStore:
+    """Every segment with a reference panel that carries no curation decision (as an imported
+    release's): every segment counts as retained."""
     store = BenchmarkStore(tmp_path / "benchmark.sqlite")
     store.put_segments(SEGMENTS)
+    store.put_reference_images(_references(s["segment_id"] for s in SEGMENTS))
     return store
 
 
@@ -320,6 +330,84 @@ def test_custom_generator_from_a_local_folder(tiny_sd, tmp_path):
         custom_generator("other", tmp_path, steps=2, guidance=3.0, dtype="fp16")
     with pytest.raises(InputError, match="folder name"):
         custom_generator("bad/name", tiny_sd, steps=2, guidance=3.0, dtype="fp16")
+
+
+# -- only what will be scored -------------------------------------------------------------------------
+def _tiny_custom(folder) -> dict:
+    return {"folder": folder, "steps": 2, "guidance": 5.0, "dtype": "fp32", "resolution": 32}
+
+
+def test_generation_covers_only_segments_with_a_curated_reference_panel(tiny_sd, tmp_path):
+    """Three segments of one city: one without reference images, one whose images were all
+    rejected in curation, one with a kept image: only the third is generated for, its controls
+    find no substitute (the other two are not places of the benchmark), and the left-out
+    segments are counted in one info line and in the manifest."""
+    from geofidelity_plugin.core.generation.workflow import generate_store
+
+    store = BenchmarkStore(tmp_path / "benchmark.sqlite")
+    store.put_segments(SEGMENTS[:3])  # hel-001..003: three streets of Helsinki
+    store.put_reference_images(_references(["hel-002"], audit="reject", per_segment=2)
+                               + _references(["hel-003"], audit="accept") + [
+                                   {**_references(["hel-003"], audit="reject")[0], "reference_id": "hel-003:9"}])
+    progress = RecordingProgress()
+    result, skipped = generate_store(store, "tiny", samples=1, conditions=("L1", "C_WRONG_STREET"),
+                                     custom=_tiny_custom(tiny_sd), device="cpu", progress=progress)
+    assert set(store.generated_panels()) == {("tiny", "L1", "hel-003")}
+    assert result.generated == 1
+    assert [(s.segment_id, s.condition, s.reason) for s in skipped] == [
+        ("hel-003", "C_WRONG_STREET", "no other segment in this city")]
+    (line,) = [m for m in progress.infos if "left out" in m]
+    assert "generating for 1 of 3 segments: 2 left out" in line
+    assert "1 with no reference images (hel-001)" in line
+    assert "1 with every reference image rejected in curation (hel-002)" in line
+    manifest = json.loads((store.root / "generations" / "tiny" / "generation_manifest.json").read_text())
+    assert manifest["inputs"]["segments"]["generated_for"] == 1
+    assert manifest["inputs"]["segments"]["left_out"] == {"no reference images": ["hel-001"],
+                                                          "every reference image rejected in curation": ["hel-002"]}
+
+
+def test_control_substitutes_come_only_from_retained_segments_of_the_same_city(tiny_sd, tmp_path):
+    from geofidelity_plugin.core.generation.workflow import generate_store, scored_segments
+
+    store = _store(tmp_path)  # 5 Helsinki segments, 2 Tampere ones
+    store.set_audit("hel-004:0", "reject")
+    store.db.execute("DELETE FROM reference_images WHERE segment_id IN ('hel-003', 'hel-005', 'tre-002')")
+    retained = {"hel-001", "hel-002", "tre-001"}
+    assert {s["segment_id"] for s in scored_segments(store)[0]} == retained
+    controls = ("C_WRONG_STREET", "C_SHUFFLED_NEIGHBORHOOD")
+    unfiltered = [r for r in build_prompts(SEGMENTS, seed=0, conditions=controls) if r.segment_id in retained]
+    assert any(sub["source_segment_id"] not in retained  # the check below can fail: without the rule it would
+               for r in unfiltered for sub in r.prompt_meta["substitutes"].values())
+    generate_store(store, "tiny", samples=1, seed=0, conditions=controls, custom=_tiny_custom(tiny_sd), device="cpu")
+    panels = store.generated_panels()
+    assert set(panels) == {("tiny", c, s) for c in controls for s in ("hel-001", "hel-002")}  # tre-001 is alone
+    city = {s["segment_id"]: s["city"] for s in SEGMENTS}
+    for (_, _, sid), (image,) in panels.items():
+        sources = {sub["source_segment_id"] for sub in json.loads(image["prompt_meta"])["substitutes"].values()}
+        assert sources == {"hel-002" if sid == "hel-001" else "hel-001"}
+        assert all(city[source] == city[sid] for source in sources)
+
+
+def test_stores_without_curated_panels_are_refused_and_uncurated_panels_count(tmp_path):
+    """No reference images at all: refused before any model loads, naming the fix. Reference
+    images without a curation decision (an imported release's, curated before publication)
+    count: every segment with at least one is retained."""
+    from geofidelity_plugin.core.generation.workflow import generate_store, scored_segments
+
+    store = BenchmarkStore(tmp_path / "benchmark.sqlite")
+    store.put_segments(SEGMENTS)
+    (tmp_path / "unloadable").mkdir()  # the refusal comes before any model load
+    (tmp_path / "unloadable" / "model_index.json").write_text('{"_class_name": "StableDiffusionPipeline"}')
+    with pytest.raises(InputError, match=r"no segment of benchmark.sqlite has a curated reference panel "
+                                         r"\(7 with no reference images \(hel-001, .* and 2 more\)\).* — run curate "
+                                         r"first .*or import a release"):
+        generate_store(store, "tiny", custom={"folder": tmp_path / "unloadable"}, device="cpu")
+    store.put_reference_images(_references(["hel-001", "tre-002"]))  # audit None: no curation decision
+    retained, left_out = scored_segments(store)
+    assert [s["segment_id"] for s in retained] == ["hel-001", "tre-002"]
+    assert sum(len(ids) for ids in left_out.values()) == 5 and list(left_out) == ["no reference images"]
+    store.set_audit("hel-001:0", "reject")
+    assert [s["segment_id"] for s in scored_segments(store)[0]] == ["tre-002"]
 
 
 # -- import a folder of images -------------------------------------------------------------------------

@@ -47,7 +47,9 @@ def _runner(folder, **options) -> GenerationRunner:
 
 def _store(tmp_path) -> BenchmarkStore:
     store = BenchmarkStore(tmp_path / "benchmark.sqlite")
-    store.put_segments(SEGMENTS)
+    store.put_segments(SEGMENTS)  # generation covers segments with a reference panel only
+    store.put_reference_images([{"reference_id": f"{s['segment_id']}:0", "segment_id": s["segment_id"],
+                                 "image_path": f"reference/{s['segment_id']}/00.jpg"} for s in SEGMENTS])
     return store
 
 

@@ -114,7 +114,9 @@ def test_family_generates_through_the_command_line(family, tmp_path):
     name, fam, folder = family
     spec = GENERATORS[fam.generator]
     with BenchmarkStore(tmp_path / "benchmark.sqlite") as store:
-        store.put_segments(SEGMENTS)
+        store.put_segments(SEGMENTS)  # generation covers segments with a reference panel only
+        store.put_reference_images([{"reference_id": f"{s['segment_id']}:0", "segment_id": s["segment_id"],
+                                     "image_path": f"reference/{s['segment_id']}/00.jpg"} for s in SEGMENTS])
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
     env.update(PYTHONPATH=str(REPO), HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1")
     done = subprocess.run(

@@ -77,66 +77,104 @@ def test_steady_step_and_panel_seconds():
     assert gpu_check.panel_seconds(10.0, [3.0, 4.5, 6.0], 28) == pytest.approx(10.0 + 25 * 1.5)
     assert gpu_check.panel_seconds(8.0, [5.0, 6.0], 2) == pytest.approx(8.0)  # measured = model steps
     assert gpu_check.panel_seconds(8.0, [5.0, 6.0], 1) == pytest.approx(7.0)
+    # a panel split into 2 calls of 3 measured steps each, 10 s in all: 25 more steps per call
+    assert gpu_check.panel_seconds(10.0, [3.0, 4.5, 6.0], 28, calls=2) == pytest.approx(10.0 + 2 * 25 * 1.5)
     with pytest.raises(ValueError):
         gpu_check.steady_step_s([3.0])
 
 
-def test_budget_plan_choice_takes_the_fastest_plan_that_fits():
-    peaks = {"gpu": 30e9, "model-offload": 20e9, "group-offload": 6e9, "leaf-offload": 3e9}
-    assert gpu_check.choose_budget_plans(peaks, budgets_gb=(48, 24, 16, 12, 8, 4)) == {
-        48: "gpu", 24: "model-offload", 16: "group-offload", 12: "group-offload", 8: "group-offload",
-        4: "leaf-offload"}  # 3e9 ≤ 0.92 × 4e9
-    # a plan that did not run has no peak: the next one is taken; none fits: the slowest
-    assert gpu_check.choose_budget_plans({"group-offload": 9e9}, budgets_gb=(12, 8)) == {
-        12: "group-offload", 8: "leaf-offload"}
+def test_plans_are_the_products_own(monkeypatch):
+    """The script measures the product's code: its plans, placement and chooser are those of
+    memory_plan, fed the published sizes, the generator's dtype, 1024² and a 4-image panel."""
+    from geofidelity_plugin.core.generation import memory_plan
+    from geofidelity_plugin.core.generation.component_sizes import published_sizes
+
+    assert gpu_check.PLANS == memory_plan.PLANS and gpu_check.apply_plan is memory_plan.apply_plan
+    monkeypatch.setattr(gpu_check, "free_ram", lambda: 64 * memory_plan.GIB)
+    plans = set()
+    for name, spec in GENERATORS.items():
+        for budget in (80, 24, 16, 12, 8):
+            got = gpu_check.plan_for(name, budget * memory_plan.GIB, "cap")
+            want = memory_plan.choose_plan(published_sizes(name), spec.dtype, 1024, 4, "cuda",
+                                           budget * memory_plan.GIB, "cap", 64 * memory_plan.GIB)
+            assert got == want, (name, budget)
+            plans.add(got.plan)
+        assert gpu_check.plan_for(name, 141 * memory_plan.GIB, "card", plan="sequential").plan == "sequential"
+    assert len(plans) >= 3  # the budgets do send the generators through different plans
 
 
 def test_table_row_from_fake_timings():
     generator = {"name": "flux.1-dev", "dtype": "bf16", "steps": 28}
-    run = {"plan": "group-offload", "budget_gb": 16, "status": "ok", "call_s": 9.0,
-           "step_ends_s": [4.0, 5.5], "peak_allocated": 7.25e9, "peak_reserved": 8.0e9, "vae": "sliced"}
+    gib = gpu_check.GIB
+    run = {"plan": "model-offload", "budget_gb": 16, "status": "ok", "call_s": 9.0, "calls": 2, "batch": 2,
+           "step_ends_s": [4.0, 5.5], "predicted_peak": 6.5 * gib, "peak_allocated": 7.3 * gib,
+           "peak_reserved": 8.0 * gib, "vae": "sliced"}
     row = gpu_check.run_row(generator, run)
-    assert row == ("| flux.1-dev | bf16 | 28 | group-offload | 16 GB | 48.0 | 1.50 | 9.00 | 7.2 | 8.0 "
-                   "| sliced | ok |")  # 9 + 26 × 1.5
-    failed = gpu_check.run_row(generator, {"plan": "gpu", "budget_gb": 8, "status": "out of memory",
+    assert row == ("| flux.1-dev | bf16 | 28 | model-offload | 16 GiB | 2 | 87.0 | 1.50 | 9.00 | 6.5 | 7.3 | 8.0 "
+                   "| sliced | ok |")  # 9 + 2 calls × 26 × 1.5
+    failed = gpu_check.run_row(generator, {"plan": "gpu", "budget_gb": 8, "status": "out of memory", "batch": 4,
                                            "error": "OutOfMemoryError: CUDA out of memory"})
-    assert "| gpu | 8 GB | — | — | — |" in failed and failed.endswith("out of memory: OutOfMemoryError: "
-                                                                      "CUDA out of memory |")
+    assert "| gpu | 8 GiB | 4 | — | — | — | — |" in failed and failed.endswith(
+        "out of memory: OutOfMemoryError: CUDA out of memory |")
 
 
-def test_generator_loop_runs_every_plan_then_each_budget_under_its_plan(monkeypatch):
+def test_generator_loop_runs_every_plan_then_each_budget_under_the_products_plan(monkeypatch):
     """check_generator's bookkeeping with the GPU calls faked: every plan once uncapped, each
-    budget once under the fastest plan that fitted, out-of-memory recorded, none lost."""
+    budget once under the plan and images per call the product's chooser takes for it (a plan
+    that places the pipeline otherwise gets a pipeline of its own), out-of-memory and a budget
+    nothing fits recorded, none lost."""
     import argparse
+    import dataclasses
     import types
 
     import torch
 
-    peaks = {"gpu": 15e9, "model-offload": 9e9, "group-offload": 3e9, "leaf-offload": 2e9}
-    state = {"plan": None, "fraction": 1.0}
-    total = 141e9
+    from geofidelity_plugin.core.generation.component_sizes import published_sizes
+    from geofidelity_plugin.core.generation.memory_plan import GIB, PLANS, choose_plan
 
-    def fake_run(pipe, spec, steps):
-        cap = state["fraction"] * total
-        if state["plan"] == "model-offload" and cap < 0.99 * total and round(cap / 1e9) == 16:
+    total = 141 * GIB
+    state = {"plan": None, "fraction": 1.0, "builds": 0}
+    products_plan = gpu_check.plan_for
+
+    def plan_for(name, budget, source, plan=None):
+        chosen = products_plan(name, budget, source, plan)
+        return dataclasses.replace(chosen, vae_tiling=True) if budget == 12 * GIB else chosen
+
+    def fake_run(pipe, spec, steps, batch=4):
+        if state["plan"].plan == "model-offload" and state["fraction"] < 1.0:
             raise torch.OutOfMemoryError("CUDA out of memory. Tried to allocate 2.00 GiB")
-        return {"call_s": 3.0, "step_ends_s": [1.0, 2.0][:steps], "images": 4,
-                "peak_allocated": peaks[state["plan"]], "peak_reserved": peaks[state["plan"]]}
+        return {"call_s": 3.0, "step_ends_s": [1.0, 2.0][:steps], "calls": -(-4 // batch), "batch": batch,
+                "images": 4, "peak_allocated": 1e9, "peak_reserved": 1e9}
 
+    monkeypatch.setattr(gpu_check, "free_ram", lambda: 128 * GIB)
+    monkeypatch.setattr(gpu_check, "BUDGETS_GB", (24, 16, 12, 8, 1))
+    monkeypatch.setattr(gpu_check, "plan_for", plan_for)
     monkeypatch.setattr(gpu_check, "random_weights", lambda module, dtype: {"params": {}, "buffers": {}})
-    monkeypatch.setattr(gpu_check, "build_pipeline", lambda *a: object())
-    monkeypatch.setattr(gpu_check, "apply_plan", lambda pipe, plan: state.update(plan=plan) or "sliced")
+    monkeypatch.setattr(gpu_check, "build_pipeline", lambda *a: state.update(builds=state["builds"] + 1) or object())
+    monkeypatch.setattr(gpu_check, "apply_plan", lambda pipe, plan, device: state.update(plan=plan))
     monkeypatch.setattr(gpu_check, "run_panel", fake_run)
     monkeypatch.setattr(gpu_check, "_free", lambda host=False: None)
     monkeypatch.setattr(torch.cuda, "get_device_properties", lambda i: types.SimpleNamespace(total_memory=total))
     monkeypatch.setattr(torch.cuda, "set_per_process_memory_fraction", lambda f: state.update(fraction=f))
     out = gpu_check.check_generator("sdxl-base-1.0", argparse.Namespace(steps=2), deadline=float("inf"))
+
+    sizes = published_sizes("sdxl-base-1.0")
+    product = {b: choose_plan(sizes, "fp16", 1024, 4, "cuda", b * GIB, "cap", 128 * GIB) for b in (24, 16, 12, 8)}
+    assert len({p.plan for p in product.values()}) >= 2  # the budgets do take more than one plan
+    expected = []
+    for plan in PLANS:
+        expected.append((plan, None, "ok"))
+        expected += [(plan, b, "out of memory" if plan == "model-offload" else "ok")
+                     for b, p in product.items() if p.plan == plan]
     runs = [(r["plan"], r["budget_gb"], r["status"]) for r in out["runs"]]
-    assert runs == [("gpu", None, "ok"), ("gpu", 24, "ok"),  # 15 GB ≤ 0.92 × 24
-                    ("model-offload", None, "ok"), ("model-offload", 16, "out of memory"),
-                    ("model-offload", 12, "ok"),  # 9 GB ≤ 0.92 × 12
-                    ("group-offload", None, "ok"), ("group-offload", 8, "ok"),
-                    ("leaf-offload", None, "ok")]
+    assert runs == expected + [("—", 1, "does not fit")]
+    for run in out["runs"]:
+        if run["budget_gb"] in product:
+            want = product[run["budget_gb"]]
+            assert (run["batch"], run["predicted_peak"]) == (want.batch, want.predicted_peak_bytes)
+    assert [r["vae"] for r in out["runs"] if r["budget_gb"] == 12] == ["sliced + tiled"]
+    assert state["builds"] == len(PLANS) + 1  # one pipeline per plan, one more for the tiled VAE
+    assert "does not fit 1.0 GiB" in out["runs"][-1]["error"]
     assert state["fraction"] == 1.0  # the cap is lifted after each budget
     assert out["components"]["denoiser"]["parameters"] == 2_567_463_684
     # past the deadline nothing is built, and the skipped plans are listed
@@ -152,8 +190,9 @@ def test_main_writes_the_table_and_json(monkeypatch, tmp_path):
 
     def fake_generator(name, args, deadline):
         runs = [{"plan": "gpu", "budget_gb": None, "status": "ok", "call_s": 4.0, "step_ends_s": [2.0, 3.0],
-                 "peak_allocated": 20e9, "peak_reserved": 22e9, "vae": "whole batch"},
-                {"plan": "leaf-offload", "budget_gb": 8, "status": "skipped", "error": "time budget"}]
+                 "calls": 1, "batch": 4, "predicted_peak": 18 * gpu_check.GIB, "peak_allocated": 20 * gpu_check.GIB,
+                 "peak_reserved": 22 * gpu_check.GIB, "vae": "sliced"},
+                {"plan": "sequential", "budget_gb": 8, "status": "skipped", "error": "time budget"}]
         comps = {"denoiser": {"parameters": 2e9, "published": 2e9, "untied_embedding": 0}}
         return {"name": name, "dtype": "bf16", "steps": 28, "components": comps, "runs": runs}
 
@@ -169,9 +208,10 @@ def test_main_writes_the_table_and_json(monkeypatch, tmp_path):
     data = json.loads((tmp_path / "gpu_check.json").read_text())
     assert data["complete"] is True and [g["name"] for g in data["generators"]] == ["sdxl-base-1.0", "flux.1-dev"]
     assert "on **NVIDIA H200** (141 GB)" in page and "partial" not in page
-    assert "| flux.1-dev | bf16 | 28 | gpu | none | 30.0 | 1.00 | 4.00 | 20.0 | 22.0 | whole batch | ok |" in page
+    assert "| flux.1-dev | bf16 | 28 | gpu | none | 4 | 30.0 | 1.00 | 4.00 | 18.0 | 20.0 | 22.0 | sliced | ok |" in page
+    assert "memory_plan.py (choose_plan, apply_plan" in page
     assert "| dinov2-b14 | random (from config) | 86.6 M | float32 | 64 | 384 | 900 | 2500 |" in page
-    assert "not measured within --budget-s 420: sdxl-base-1.0 leaf-offload, flux.1-dev leaf-offload" in page
+    assert "not measured within --budget-s 420: sdxl-base-1.0 sequential, flux.1-dev sequential" in page
 
 
 def test_script_skips_without_cuda_and_writes_nothing(tmp_path):
@@ -241,17 +281,22 @@ SHRUNK["flux.1-schnell"] = SHRUNK["flux.1-dev"]
 
 @pytest.mark.parametrize("generator", list(GENERATORS))
 def test_pipeline_from_configs_makes_a_panel(generator):
-    """build_pipeline + apply_plan + run_panel, as on the GPU, with shrunk sizes: the stand-in
-    tokenizers, the pipeline class, its component names and call options all fit together."""
+    """build_pipeline + the product's plan and placement + run_panel, as on the GPU, with shrunk
+    sizes: the stand-in tokenizers, the pipeline class, its component names and call options all
+    fit together, and a panel split into calls makes every image."""
     import torch
 
     bodies = gpu_check.component_bodies(generator, SHRUNK[generator])
     masters = gpu_check.make_masters(bodies, torch.float32, "cpu")
     pipe = gpu_check.build_pipeline(generator, bodies, masters, torch.float32)
-    assert gpu_check.apply_plan(pipe, "gpu", device="cpu") == "whole batch"
+    plan = gpu_check.plan_for(generator, None, "", device_type="cpu")
+    assert (plan.plan, plan.batch) == ("gpu", gpu_check.PANEL)
+    assert gpu_check.place(pipe, plan, device="cpu") == "sliced" and pipe.vae.use_slicing
     extra = {"use_resolution_binning": False} if generator in ("pixart-sigma-xl-1024", "hunyuandit-v1.2") else {}
+    split = gpu_check.run_panel(pipe, GENERATORS[generator], 2, device="cpu", resolution=64, batch=2, **extra)
+    assert (split["images"], split["calls"], split["batch"]) == (gpu_check.PANEL, 2, 2)
     run = gpu_check.run_panel(pipe, GENERATORS[generator], 2, device="cpu", resolution=64, **extra)
-    assert run["images"] == gpu_check.PANEL
+    assert (run["images"], run["calls"]) == (gpu_check.PANEL, 1)
     assert len(run["step_ends_s"]) == 2 and 0 < run["step_ends_s"][0] < run["step_ends_s"][1] <= run["call_s"]
     assert run["peak_allocated"] is None  # peaks are read on CUDA only
     # the masters are shared, not copied, and a second pipeline gets the same weights

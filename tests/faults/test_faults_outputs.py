@@ -381,7 +381,9 @@ def gen_store(tmp_path) -> Path:
     from geofidelity_plugin.core.store.store import BenchmarkStore
 
     with BenchmarkStore(tmp_path / "bench" / "store.sqlite") as store:
-        store.put_segments(SEGMENTS)
+        store.put_segments(SEGMENTS)  # generation covers segments with a reference panel only
+        store.put_reference_images([{"reference_id": f"{s['segment_id']}:0", "segment_id": s["segment_id"],
+                                     "image_path": f"reference/{s['segment_id']}/00.jpg"} for s in SEGMENTS])
     return tmp_path / "bench" / "store.sqlite"
 
 

@@ -143,10 +143,12 @@ def build_prompts(segments: list[dict], templates: PromptTemplates | Mapping | N
                   progress: Progress | None = None) -> PromptSet:
     """Prompts for every segment under every condition (method §4).
 
-    Controls draw their substitutes from the other segments of the same city and country,
-    excluding values equal to the truth (case-insensitively); the choice is seeded per
-    (seed, segment, condition), so it does not depend on the order of ``segments``. A prompt
-    that cannot be built is left out and listed in ``.skipped`` (and logged).
+    Controls draw their substitutes from the other ``segments`` of the same city and country
+    (give the retained ones only, :func:`~.workflow.scored_segments`, so that a substitute is a
+    place of the benchmark), excluding values equal to the truth (case-insensitively); the
+    choice is seeded per (seed, segment, condition), so it does not depend on the order of
+    ``segments``. A prompt that cannot be built is left out and listed in ``.skipped`` (and
+    logged).
     """
     if templates is None or isinstance(templates, Mapping):
         templates = PromptTemplates.from_mapping(templates)

@@ -1,5 +1,6 @@
-"""Stage 3 against the benchmark store: prompts for every segment, panels from one generator
-(resumable), or a folder of images made elsewhere (method §4)."""
+"""Stage 3 against the benchmark store: prompts for every retained segment (one with a curated
+reference panel), panels from one generator (resumable), or a folder of images made elsewhere
+(method §4)."""
 from __future__ import annotations
 
 import json
@@ -25,6 +26,10 @@ def generate_store(store: BenchmarkStore, generator: str, samples: int = 4, seed
     registry name or hub id) or a custom local diffusers folder (``custom``: folder, steps,
     guidance, dtype[, resolution]). Returns the runner's result and the skipped prompts.
 
+    Only what will be scored: the retained segments (:func:`scored_segments`), which are also
+    the only sources of the controls' substitutes; the others are counted in one info line and
+    in the generation manifest, and a store with none is refused.
+
     Every option (device, generator, settings, memory plan, VRAM budget, precision, templates,
     samples, output folder) is checked before the store is read and before any model is loaded;
     ``custom`` without a folder carries settings given for a registered generator, which are
@@ -48,6 +53,8 @@ def generate_store(store: BenchmarkStore, generator: str, samples: int = 4, seed
     segments = store.segments()
     if not segments:
         raise InputError(f"{store.path.name} has no segments — select segments or import a release first")
+    segments, left_out = scored_segments(store, segments)
+    scope = _report_scope(store, segments, left_out, progress)
     announce_stage(progress, "building the prompts")
     prompts = build_prompts(segments, templates, seed, conditions, SubProgress(progress, 0, 5))
     for skipped in prompts.skipped:
@@ -57,9 +64,60 @@ def generate_store(store: BenchmarkStore, generator: str, samples: int = 4, seed
     runner = GenerationRunner.from_spec(spec, device, plan=plan, vram_budget=budget, fp8_denoiser=fp8_denoiser,
                                         precision=precision)
     result = runner.generate(list(prompts), samples=samples, base_seed=seed, shared_noise=shared_noise,
-                             out_dir=out_dir, store=store, progress=SubProgress(progress, 5, 100), force=force)
+                             out_dir=out_dir, store=store, progress=SubProgress(progress, 5, 100), force=force,
+                             manifest_inputs={"segments": scope})
     store.set_meta(f"generation_spec:{spec.name}", json.loads(json.dumps(spec.to_dict(), default=str)))
     return result, prompts.skipped
+
+
+#: why a segment has no curated reference panel, as the info line and the manifest say it
+NO_REFERENCE_IMAGES = "no reference images"
+ALL_REJECTED = "every reference image rejected in curation"
+
+
+def scored_segments(store: BenchmarkStore, segments: list[dict] | None = None
+                    ) -> tuple[list[dict], dict[str, list[str]]]:
+    """The segments worth generating for: the retained ones, those with a curated reference
+    panel (method §6 scores a generated panel only against its segment's reference panel), and
+    ``{reason: [segment_id, …]}`` of the others.
+
+    A segment has a curated panel when it holds at least one reference image not rejected:
+    curation makes a segment's reference images exactly the images it kept (none when it kept
+    none), and an audit ``reject`` takes one out. A reference image that carries no curation
+    decision at all — as in an imported release, whose panels were curated before publication —
+    counts as kept, so such a store counts every segment with ≥ 1 reference image."""
+    segments = store.segments() if segments is None else segments
+    kept = store.reference_panels()
+    every = store.reference_panels(include_rejected=True)
+    retained, left_out = [], {NO_REFERENCE_IMAGES: [], ALL_REJECTED: []}
+    for segment in segments:
+        sid = segment["segment_id"]
+        if kept.get(sid):
+            retained.append(segment)
+        else:
+            left_out[ALL_REJECTED if every.get(sid) else NO_REFERENCE_IMAGES].append(sid)
+    return retained, {reason: ids for reason, ids in left_out.items() if ids}
+
+
+def _report_scope(store: BenchmarkStore, retained: list[dict], left_out: dict[str, list[str]],
+                  progress: Progress) -> dict:
+    """One counted info line for the segments left out (an error when none is left); returns
+    what the generation manifest records."""
+    counts = "; ".join(f"{len(ids)} with {reason} ({_some(ids)})" for reason, ids in left_out.items())
+    if not retained:
+        raise InputError(f"no segment of {store.path.name} has a curated reference panel ({counts}), so no "
+                         "generated panel could be scored — run curate first ('2b · Curate reference panels' in "
+                         "QGIS), or import a release")
+    if left_out:
+        total = sum(len(ids) for ids in left_out.values())
+        progress.info(f"generating for {len(retained)} of {len(retained) + total} segments: {total} left out "
+                      f"because they have no curated reference panel and could not be scored ({counts})")
+    return {"generated_for": len(retained), "left_out": left_out,
+            "rule": "retained segments only: at least one reference image not rejected in curation"}
+
+
+def _some(ids: list[str], shown: int = 5) -> str:
+    return ", ".join(ids[:shown]) + (f" and {len(ids) - shown} more" if len(ids) > shown else "")
 
 
 def import_folder_into(store_path: str | Path, folder: str | Path, model_name: str | None,
