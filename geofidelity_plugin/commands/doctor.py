@@ -304,15 +304,6 @@ def _default_id(*candidates: tuple[str, str]) -> str | None:
     return None
 
 
-def hub_cache() -> Path:
-    env = os.environ
-    if env.get("HF_HUB_CACHE") or env.get("HUGGINGFACE_HUB_CACHE"):
-        return Path(env.get("HF_HUB_CACHE") or env["HUGGINGFACE_HUB_CACHE"]).expanduser()
-    if env.get("HF_HOME"):
-        return Path(env["HF_HOME"]).expanduser() / "hub"
-    return Path(env.get("XDG_CACHE_HOME") or Path.home() / ".cache").expanduser() / "huggingface" / "hub"
-
-
 def checkout_models() -> Path | None:
     folder = Path(__file__).resolve().parents[2] / "data" / "models"
     return folder if folder.is_dir() else None
@@ -375,6 +366,8 @@ def models(models_dir: str | None, problems: list, notes: list) -> dict:
         _problem(problems, f"the models folder {folder} does not exist",
                  "create it, or correct Models folder in Settings › Options › GeoFidelity (--models-dir)")
         folder = None
+    from ..core.models.cache import hub_cache  # the one definition the model manager uses too
+
     hub, checkout = hub_cache(), checkout_models()
     rows = []
     for model in known_models():
