@@ -17,7 +17,7 @@ from geofidelity_plugin.core.generation.component_sizes import (FP8_DEFAULT_SKIP
                                                                 published_sizes, read_header, summarise,
                                                                 tensors_of_module)
 from geofidelity_plugin.core.generation.generators import GENERATORS
-from geofidelity_plugin.core.generation.memory_plan import (GIB, apply_plan, check_plan, choose_plan, estimate,
+from geofidelity_plugin.core.generation.memory_plan import (GIB, MemoryPlan, apply_plan, check_plan, choose_plan, estimate,
                                                             parse_budget)
 
 REPO = Path(__file__).resolve().parent.parent
@@ -171,7 +171,7 @@ def _sd35():
     group_te = 2 * 131_596_288 * 2  # T5's embedding, the largest layer of any text encoder
     return {**{("gpu", k): tr + te + te2 + te3 + vae + max(a[k], V16) for k in a},
             **{("model-offload", k): max(te3, tr + a[k], vae + V16) for k in a},
-            **{("group-offload", k): max(group_te, group_tr + a[k], vae + V16) for k in a}}
+            **{("group-offload", k): max(group_te + vae, group_tr + a[k] + vae, vae + V16) for k in a}}
 
 
 def _flux(transformer_params: int):
@@ -180,20 +180,22 @@ def _flux(transformer_params: int):
     group_tr = (transformer_params - 11_837_283_328 + 2 * 339_831_296) * 2
     return {**{("gpu", k): tr + te + te2 + vae + max(a[k], V16) for k in a},
             **{("model-offload", k): max(te2, tr + a[k], vae + V16) for k in a},
-            **{("group-offload", k): max(2 * 131_596_288 * 2, group_tr + a[k], vae + V16) for k in a}}
+            **{("group-offload", k): max(2 * 131_596_288 * 2 + vae, group_tr + a[k] + vae, vae + V16) for k in a}}
 
 
 def _pixart():
-    tr, te, vae = 610_856_096 * 2, 4_762_310_656 * 2, 83_653_863 * 2
+    wo = 24 * 4096 * 10240  # T5's wo layers stay float32 under fp16 (transformers' _keep_in_fp32_modules)
+    tr, te, vae = 610_856_096 * 2, (4_762_310_656 - wo) * 2 + wo * 4, 83_653_863 * 2
     a = {k: 14 * k * 2 * 4096 * 1152 * 2 for k in (4, 2, 1)}
     group_tr = min(tr, (610_856_096 - 595_155_456 + 2 * 21_255_552) * 2)
     return {**{("gpu", k): tr + te + vae + max(a[k], V16) for k in a},
             **{("model-offload", k): max(te, tr + a[k], vae + V16) for k in a},
-            **{("group-offload", k): max(2 * 131_596_288 * 2, group_tr + a[k], vae + V16) for k in a}}
+            **{("group-offload", k): max(2 * 131_596_288 * 2 + vae, group_tr + a[k] + vae, vae + V16) for k in a}}
 
 
 def _hunyuan():
-    tr, te, te2, vae = 1_499_952_032 * 2, 352_035_840 * 2, 1_669_958_656 * 2, 83_653_863 * 2
+    wo = 24 * 2048 * 5120  # the mT5 encoder's wo layers stay float32 under fp16
+    tr, te, te2, vae = 1_499_952_032 * 2, 352_035_840 * 2, (1_669_958_656 - wo) * 2 + wo * 4, 83_653_863 * 2
     a = {k: 35 * k * 2 * 4096 * 1408 * 2 for k in (4, 2, 1)}  # alpha 15 + 20 long skips
     return {**{("gpu", k): tr + te + te2 + vae + max(a[k], V16) for k in a},
             **{("model-offload", k): max(te2, tr + a[k], vae + V16) for k in a}}
@@ -343,3 +345,60 @@ def test_each_family_runs_through_each_cpu_plan(family, tmp_path):
         made[(plan, fp8)] = [p.read_bytes() for p in result.paths]
     assert made[("gpu", False)] == made[("model-offload", False)] == made[("group-offload", False)], family
     assert made[("gpu", True)] != made[("gpu", False)], family
+
+
+def test_known_failures_are_refused_before_loading():
+    """`make gpu-check` on an H200 found that sequential offload leaves a HunyuanDiT parameter on
+    the meta device: the plan is refused with the way out, before diffusers is asked."""
+    from geofidelity_plugin.core.generation.memory_plan import refuse_known_failure
+
+    with pytest.raises(InputError, match="HunyuanDiT.*— use --plan group-offload"):
+        refuse_known_failure("HunyuanDiTPipeline", "sequential")
+    refuse_known_failure("HunyuanDiTPipeline", "group-offload")  # no error
+    refuse_known_failure("FluxPipeline", "sequential")
+
+    asked = []
+    HunyuanDiTPipeline = type("HunyuanDiTPipeline", (), {
+        "enable_sequential_cpu_offload": lambda self, device=None: asked.append(device)})
+    plan = MemoryPlan(plan="sequential", batch=1, requested_batch=1, dtype="fp16", device_type="cuda")
+    with pytest.raises(InputError, match="group-offload"):
+        apply_plan(HunyuanDiTPipeline(), plan, "cpu")
+    assert asked == []
+
+
+def test_group_offload_keeps_the_vae_whole(tmp_path):
+    """SDXL's pipeline casts an fp16 VAE to float32 for decoding, which group offloading's copies
+    do not follow (measured on an H200): the VAE goes to the device whole, the rest is grouped."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    import diffusers
+    from tiny_models import make_tiny_sd
+
+    pipe = diffusers.DiffusionPipeline.from_pretrained(make_tiny_sd(tmp_path / "sd"))
+    plan = MemoryPlan(plan="group-offload", batch=1, requested_batch=1, dtype="fp32", device_type="cpu")
+    apply_plan(pipe, plan, "cpu")
+    hooked = lambda module: any(hasattr(m, "_diffusers_hook") for m in module.modules())  # noqa: E731
+    assert not hooked(pipe.vae)
+    assert hooked(pipe.unet) and hooked(pipe.text_encoder)
+
+
+def test_t5_wo_layers_count_in_float32_under_fp16(tmp_path):
+    """transformers keeps T5's ``wo`` layers in float32 in a float16 run (measured on an H200:
+    PixArt-Σ 2.2 GiB above an all-fp16 estimate): from a folder's headers and from the data file."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    from safetensors import safe_open
+    from tiny_models import make_tiny_pixart_sigma
+
+    folder = make_tiny_pixart_sigma(tmp_path / "pixart")
+    sizes = folder_sizes(folder)
+    te = next(c for c in sizes.components if c.name == "text_encoder")
+    wo = 0
+    for file in sorted((folder / "text_encoder").glob("*.safetensors")):
+        with safe_open(str(file), "pt") as f:
+            wo += sum(f.get_slice(k).get_shape()[0] * f.get_slice(k).get_shape()[1]
+                      for k in f.keys() if ".wo." in k)
+    assert te.fp32_params == wo > 0
+    fp16 = estimate(sizes, "model-offload", "fp16", 64, 1)["phases"]["text_encoders"]
+    bf16 = estimate(sizes, "model-offload", "bf16", 64, 1)["phases"]["text_encoders"]
+    assert fp16 - bf16 == 2 * wo  # 4 bytes instead of 2 for each wo parameter, fp16 only
+    published = next(c for c in published_sizes("pixart-sigma-xl-1024").components if c.name == "text_encoder")
+    assert published.fp32_params == 24 * 4096 * 10240

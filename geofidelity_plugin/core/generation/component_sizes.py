@@ -37,7 +37,9 @@ class ComponentSize:
     time: ``block`` (the denoiser's top-level block lists, one block per group), ``leaf`` (one
     layer: text encoders, whose transformers classes have no top-level block list) or ``whole``
     (the VAE, small). ``fp8_params``: the denoiser parameters layerwise fp8 storage would hold in
-    8 bits (norms and embeddings stay in the run dtype)."""
+    8 bits (norms and embeddings stay in the run dtype). ``fp32_params``: parameters transformers
+    keeps in float32 when the run dtype is float16 (T5's ``wo`` layers, ``_keep_in_fp32_modules``;
+    measured by `make gpu-check`: PixArt-Σ's T5-XXL takes 1.9 GiB more than all-fp16)."""
 
     name: str
     role: str
@@ -46,6 +48,7 @@ class ComponentSize:
     largest_block: int = 0
     largest_tensor: int = 0
     fp8_params: int = 0
+    fp32_params: int = 0
     offload_unit: str = "whole"
     source: str = ""
 
@@ -158,7 +161,7 @@ def tensors_of_module(module) -> list[tuple[str, int, int]]:
 
 
 def summarise(name: str, role: str, tensors: list[tuple[str, int, int]], fp8_skip: Iterable[str] = (),
-              source: str = "") -> ComponentSize:
+              source: str = "", keep_fp32: Iterable[str] = ()) -> ComponentSize:
     """A component's size and how group offloading would cut it, from its tensor names alone
     (the same rule :func:`~.memory_plan.apply_plan` applies to the loaded module)."""
     params = sum(n for _, n, _ in tensors)
@@ -182,7 +185,8 @@ def summarise(name: str, role: str, tensors: list[tuple[str, int, int]], fp8_ski
         name=name, role=role, params=params,
         block_params=sum(sum(b.values()) for b in top.values()) if unit == "block" else 0,
         largest_block=max((max(b.values()) for b in top.values()), default=0) if unit == "block" else 0,
-        largest_tensor=max((n for _, n, _ in tensors), default=0), fp8_params=fp8, offload_unit=unit,
+        largest_tensor=max((n for _, n, _ in tensors), default=0), fp8_params=fp8,
+        fp32_params=sum(n for t, n, _ in tensors if set(keep_fp32) & set(t.split(".")[:-1])), offload_unit=unit,
         source=source)
 
 
@@ -222,7 +226,8 @@ def folder_sizes(folder: str | Path, generator: str | None = None) -> GeneratorS
         role = role_of(name)
         skip = FP8_DEFAULT_SKIP + tuple(_class_skip_patterns(entry[1])) if role == "denoiser" else ()
         components.append(summarise(name, role, tensors_of(files), skip,
-                                    source=f"safetensors headers of {folder / name}"))
+                                    source=f"safetensors headers of {folder / name}",
+                                    keep_fp32=KEEP_FP32.get(entry[1], ())))
     if not components:
         return None
     return GeneratorSizes(generator or folder.name, tuple(components), activation_from_folder(folder),
@@ -240,6 +245,8 @@ def _class_skip_patterns(class_name: str) -> list[str]:
         return []
 
 
+#: the module names transformers keeps in float32 under a float16 run (``_keep_in_fp32_modules``)
+KEEP_FP32 = {"T5EncoderModel": ("wo",), "UMT5EncoderModel": ("wo",), "MT5EncoderModel": ("wo",)}
 #: the activation multiplier per denoiser class (docs/memory-plans.md, measured on CPU at 1024²)
 ALPHA = {"UNet2DConditionModel": 21.0, "SD3Transformer2DModel": 14.0, "FluxTransformer2DModel": 16.0,
          "PixArtTransformer2DModel": 14.0, "HunyuanDiT2DModel": 15.0}

@@ -126,7 +126,7 @@ def estimate(sizes: GeneratorSizes, plan: str, dtype: str, resolution: int, batc
     w_den = den.params * den_b
     tes = sizes.role("text_encoder") + sizes.role("other")
     vaes = sizes.role("vae")
-    w_tes = [c.params * b for c in tes]
+    w_tes = [(c.params - c.fp32_params) * b + c.fp32_params * (4 if dtype == "fp16" else b) for c in tes]
     w_vae = sum(c.params for c in vaes) * vae_b
     a_den = act.alpha * batch * act.cfg_batch * act.tokens_at(resolution) * act.width * b
     side = min(resolution, VAE_TILE) if vae_tiling else resolution
@@ -142,7 +142,9 @@ def estimate(sizes: GeneratorSizes, plan: str, dtype: str, resolution: int, batc
             g_den = (den.params - den.block_params + 2 * den.largest_block) * den_b
         else:
             g_den = 2 * den.largest_tensor * den_b
-        phases = {"text_encoders": max(groups, default=0), "denoiser": min(w_den, g_den) + a_den, "vae": w_vae + a_vae}
+        vae_resident = sum(c.params for c in vaes) * b  # the VAE stays on the device (see _group_offload)
+        phases = {"text_encoders": max(groups, default=0) + vae_resident,
+                  "denoiser": min(w_den, g_den) + a_den + vae_resident, "vae": w_vae + a_vae}
     elif plan == "sequential":
         phases = {"text_encoders": max((c.largest_tensor * b for c in tes), default=0),
                   "denoiser": den.largest_tensor * den_b + a_den,
@@ -257,6 +259,7 @@ def apply_plan(pipe, plan: MemoryPlan, device) -> None:
     elif plan.plan == "group-offload":
         _group_offload(pipe, device, low_cpu_mem_usage=plan.group_pinning == "on the fly")
     elif plan.plan == "sequential":
+        refuse_known_failure(type(pipe).__name__, plan.plan)
         pipe.enable_sequential_cpu_offload(device=device)
     vae = getattr(pipe, "vae", None)
     if vae is not None and plan.vae_slicing and hasattr(vae, "enable_slicing"):
@@ -267,10 +270,28 @@ def apply_plan(pipe, plan: MemoryPlan, device) -> None:
         vae.tile_sample_min_size, vae.tile_latent_min_size = VAE_TILE, VAE_TILE // scale
 
 
+# Plans that fail for a pipeline class with the libraries of the lock, as `make gpu-check` measured them
+# (docs/memory-plans.md "Measured on a GPU"): refused before any step, with the way out.
+KNOWN_FAILURES = {
+    ("HunyuanDiTPipeline", "sequential"): (
+        "sequential offload does not run HunyuanDiT with diffusers 0.42 (measured on an NVIDIA H200: a parameter "
+        "the transformer reads outside its layers is left on the meta device)",
+        "use --plan group-offload (peak ≈ 3.3 GiB and faster) or model-offload"),
+}
+
+
+def refuse_known_failure(pipeline_class: str, plan: str) -> None:
+    known = KNOWN_FAILURES.get((pipeline_class, plan))
+    if known:
+        raise InputError(f"{known[0]} — {known[1]}")
+
+
 def _group_offload(pipe, device, low_cpu_mem_usage: bool) -> None:
-    """Block-level groups for a denoiser with top-level block lists (and a VAE that names its
-    blocks); leaf-level for the rest (transformers text encoders keep their layer list below the
-    top level). CUDA streams overlap the next group's transfer with the current one's compute."""
+    """Block-level groups for a denoiser with top-level block lists, leaf-level for the text
+    encoders (transformers keep their layer list below the top level); CUDA streams overlap the
+    next group's transfer with the current one's compute. The VAE (≈ 84 M parameters) goes to the
+    device whole: Stable Diffusion XL's pipeline casts its fp16 VAE to float32 for decoding, which
+    group offloading's pinned copies do not follow (measured on an H200: "mixed dtype (CPU)")."""
     import torch
     from diffusers.hooks import apply_group_offloading
 
@@ -284,7 +305,9 @@ def _group_offload(pipe, device, low_cpu_mem_usage: bool) -> None:
             continue
         role = role_of(name)
         lists = any(isinstance(c, (torch.nn.ModuleList, torch.nn.Sequential)) for c in component.children())
-        if (role == "denoiser" and lists) or (role == "vae" and getattr(component, "_group_offload_block_modules", None)):
+        if role == "vae":
+            component.to(device)
+        elif role == "denoiser" and lists:
             apply_group_offloading(component, offload_type="block_level", num_blocks_per_group=1, **common)
         else:
             apply_group_offloading(component, offload_type="leaf_level", **common)
