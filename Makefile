@@ -83,6 +83,7 @@ bench: setup
 # Needs the venv only; without a CUDA device it prints one line and exits 0.
 gpu-check: venv
 	$(PY) scripts/gpu_check.py --out bench_output $(GPU_CHECK_ARGS)
+	$(PY) scripts/gpu_batch_check.py --out bench_output
 
 lock: $(STAMPS)/system
 	test -x $(PY) || $(SYSTEM_PYTHON) -m venv --system-site-packages $(VENV)
