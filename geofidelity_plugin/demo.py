@@ -96,9 +96,12 @@ def run_demo(out_dir: str | Path) -> dict[str, Path]:
     coverage = _step("geofidelity:coverage_audit", {"STORE": str(store), "OUTPUT": str(out_dir / "coverage.gpkg")},
                      context, feedback)
     _step("geofidelity:build_galleries", {"STORE": str(store), "SEED": 0}, context, feedback)
+    from .demo_data import DEMO_CLIP_NAME, make_demo_clip
+
+    clip = make_demo_clip(out_dir / "models" / DEMO_CLIP_NAME)
     evaluation = _step("geofidelity:evaluate", {
         "STORE": str(store), "FEATURE_MODEL": str(DEMO_FEATURE_MODEL), "OUTPUT_FOLDER": str(out_dir / "evaluation"),
-        "MODEL": "stand-in:crops", "CONDITION": "L1"}, context, feedback)
+        "MODEL": "stand-in:crops", "CONDITION": "L1", "CLIP_MODEL": str(clip)}, context, feedback)
     report = _step("geofidelity:report", {"EVALUATION_FOLDER": str(out_dir / "evaluation")}, context, feedback)
     project = write_project(out_dir / "geofidelity_demo.qgz", [
         (f"{segments}|layername=segments", "GeoFidelity segments", "segments_by_class.qml"),

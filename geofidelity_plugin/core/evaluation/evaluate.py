@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 
 import numpy as np
 
@@ -22,7 +23,8 @@ from .metrics import (ReferenceSet, gads_batch, median_heuristic_gamma,
                       reference_histograms, score_panels)
 from .preflight import anchors_only_note, failed_images_note, holdout_note, skipped_note, unbiased_note
 from .panels import ANCHOR_PREFIX, PanelRow, anchor_rows, build_reference_layout, gallery_positions
-from .retrieval import GALLERY_COLUMNS, gallery_table, retrieval_batch
+from .retrieval import (GALLERY_COLUMNS, gallery_similarities, gallery_table, retrieval_batch,
+                        retrieval_from_similarities)
 from ..store.store import BenchmarkStore
 
 log = logging.getLogger("geofidelity")
@@ -38,6 +40,7 @@ class EvaluationResult:
     tables: dict = field(default_factory=dict)
     manifest: dict = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)  # what the reader of the tables must know
+    sample_rows: list[dict] = field(default_factory=list)  # per generated image (method §7 sample pairing)
 
 
 def _embed(paths: list[str], embedder, options, progress) -> tuple[dict[str, np.ndarray], dict[str, str], dict]:
@@ -61,7 +64,9 @@ def _ratios(paths: list[str], ratio_model, progress) -> tuple[dict[str, np.ndarr
 
 
 def evaluate_store(store: BenchmarkStore, embedder, options: EvaluationOptions | None = None,
-                   ratio_model=None, progress: Progress | None = None) -> EvaluationResult:
+                   ratio_model=None, progress: Progress | None = None, clip_scorer=None) -> EvaluationResult:
+    """``clip_scorer``: a :class:`~.clip_scores.ClipScorer` that scores every generated image
+    against its prompt (method §7 CLIP check); without one, scores already in the store are used."""
     options = options or EvaluationOptions()
     options.validate()
     progress = progress or NullProgress()
@@ -85,6 +90,16 @@ def evaluate_store(store: BenchmarkStore, embedder, options: EvaluationOptions |
     if ratio_model is not None:
         progress.info("semantic ratios for GADS")
         ratios, ratio_failed = _ratios([p for p in paths if p in embed], ratio_model, SubProgress(progress, 70, 85))
+    clip_notes: list[str] = []
+    if clip_scorer is not None and generated:
+        from .clip_scores import scores_for_generated
+
+        announce_stage(progress, "CLIP scores")
+        clip, clip_failed, clip_notes = scores_for_generated(store, generated, clip_scorer, SubProgress(progress, 85, 88))
+        failed.update({p: f"CLIP: {r}" for p, r in clip_failed.items() if p not in failed})
+        for images in generated.values():
+            for g in images:
+                g["clip_score"] = clip.get(g["abs_path"])
     check_cancel(progress, "assembling panels")
     layout = build_reference_layout({sid: [r["abs_path"] for r in imgs] for sid, imgs in ref_panels.items()},
                                     embed, options.holdout_size, options.seed, options.min_reference_images)
@@ -93,6 +108,7 @@ def evaluate_store(store: BenchmarkStore, embedder, options: EvaluationOptions |
         raise InputError("no segment has a usable reference panel (every image failed or panels are empty)"
                          + (f": {why}" if why else ""))
     notes = [n for n in (failed_images_note(failed), anchors_only_note(options), holdout_note(layout, options)) if n]
+    notes += clip_notes
     rows = _panel_rows(generated, layout, galleries, embed, skipped)
     if options.anchors:
         rows += anchor_rows(layout, segments, galleries, options.anchor_size, options.seed)
@@ -104,7 +120,7 @@ def evaluate_store(store: BenchmarkStore, embedder, options: EvaluationOptions |
     gamma = median_heuristic_gamma(layout.panels[:len(layout.segment_ids)], options.gamma_sample_size,
                                    options.seed)
     refs = ReferenceSet.from_panels(layout.panels, gamma)
-    scored = _score(rows, refs, layout, options, ratios)
+    scored, gads_note = _score(rows, refs, layout, options, ratios, ratio_model is not None)
     out_rows = []
     for row, values in zip(rows, scored):
         seg = segments[row.segment_id]
@@ -115,17 +131,22 @@ def evaluate_store(store: BenchmarkStore, embedder, options: EvaluationOptions |
                          "n_reference": len(layout.panels[row.target]), **values,
                          "clip_score": (float(np.mean(row.clip_scores)) if row.clip_scores and
                                         all(c is not None for c in row.clip_scores) else None)})
+    sample_rows = _sample_rows(rows, refs, segments)
     progress.set_progress(90)
-    notes += [n for n in (skipped_note(skipped), unbiased_note(out_rows, options)) if n]
+    notes += [n for n in (skipped_note(skipped), unbiased_note(out_rows, options), gads_note) if n]
     for note in notes:
         progress.warning(note)
     result = EvaluationResult(out_rows, gamma, {**failed, **{p: f"semantic: {r}" for p, r in ratio_failed.items()}},
-                              skipped, feature_stats, notes=notes)
+                              skipped, feature_stats, notes=notes, sample_rows=sample_rows)
     if options.tables:
         from .tables import build_tables
 
         check_cancel(progress, "bootstrap tables")
-        result.tables = build_tables(out_rows, options)
+        clip_label = None
+        if clip_scorer is not None:  # a hub id, or the folder's name (the demo's says STAND-IN)
+            clip_label = clip_scorer.model_info()["model"]
+            clip_label = Path(clip_label).name if Path(clip_label).is_dir() else clip_label
+        result.tables = build_tables(out_rows, options, sample_rows, clip_label)
     progress.set_progress(100)
     return result
 
@@ -149,11 +170,63 @@ def _panel_rows(generated, layout, galleries, embed, skipped) -> list[PanelRow]:
             continue
         rows.append(PanelRow(model, condition, sid, np.stack([embed[g["abs_path"]] for g in good]),
                              layout.index[sid], gallery, [g["abs_path"] for g in good],
-                             [g["seed"] for g in good], [g["clip_score"] for g in good]))
+                             [g["seed"] for g in good], [g["clip_score"] for g in good],
+                             [g["sample_index"] for g in good]))
     return rows
 
 
-def _score(rows: list[PanelRow], refs: ReferenceSet, layout, options, ratios) -> list[dict]:
+def _sample_rows(rows: list[PanelRow], refs: ReferenceSet, segments: dict) -> list[dict]:
+    """Per generated image: its similarity to the target panel's mean (``cos_sim``) and its own
+    rank and margins in the gallery — what a sample-paired delta compares (method §7)."""
+    out = []
+    models = [i for i, r in enumerate(rows) if not r.model.startswith(ANCHOR_PREFIX)]
+    for m in sorted({len(rows[i].embeddings) for i in models}):
+        idx = [i for i in models if len(rows[i].embeddings) == m]
+        table = gallery_table([{"target": rows[i].target, **rows[i].gallery} for i in idx])
+        per_image = retrieval_from_similarities(
+            gallery_similarities([rows[i].embeddings for i in idx], table, refs.means, "image"))
+        for a, i in enumerate(idx):
+            r, seg = rows[i], segments[rows[i].segment_id]
+            for j in range(m):
+                values = {k: float(v[a, j]) for k, v in per_image.items()}
+                out.append({"model": r.model, "condition": r.condition, "segment_id": r.segment_id,
+                            "city": seg["city"], "country_code": seg.get("country_code"),
+                            "sample": r.samples[j] if r.samples else j, "seed": r.seeds[j] if r.seeds else None,
+                            "cos_sim": values.pop("similarity_target"),
+                            **{k: (None if np.isnan(v) else v) for k, v in values.items()}})
+    return out
+
+
+def _gads(rows: list[PanelRow], layout, targets: np.ndarray, ratios: dict) -> tuple[np.ndarray, str | None]:
+    """method §6 GADS per row; a reference panel without ratios leaves only its own rows empty."""
+    gads = np.full(len(rows), np.nan)
+    ref_ratios = [np.stack([ratios[p] for p in paths if p in ratios]) if any(p in ratios for p in paths) else None
+                  for paths in layout.paths]
+    gen = [np.stack([ratios[p] for p in r.image_paths if p in ratios]) if any(p in ratios for p in r.image_paths)
+           else None for r in rows]
+    usable = [i for i in range(len(rows)) if gen[i] is not None and ref_ratios[targets[i]] is not None]
+    if usable:
+        positions = sorted({int(targets[i]) for i in usable})
+        hist = reference_histograms([ref_ratios[s] for s in positions])
+        where = {s: k for k, s in enumerate(positions)}
+        gads[usable] = gads_batch([gen[i] for i in usable], [where[int(targets[i])] for i in usable], hist)
+    lost = [sid for sid in layout.segment_ids if ref_ratios[layout.index[sid]] is None]
+    no_target = sum(1 for i in range(len(rows)) if ref_ratios[targets[i]] is None)
+    no_images = sum(1 for i in range(len(rows)) if ref_ratios[targets[i]] is not None and gen[i] is None)
+    if not no_target and not no_images:
+        return gads, None
+    parts = []
+    if no_target:
+        parts.append(f"{no_target} scored against a reference panel without semantic ratios ({len(lost)} "
+                     f"segment(s), e.g. {', '.join(lost[:3])})")
+    if no_images:
+        parts.append(f"{no_images} whose own images have no semantic ratios (e.g. a real anchor drawn from them)")
+    return gads, (f"GADS empty for {no_target + no_images} of {len(rows)} panel(s): {'; '.join(parts)} — the "
+                  "images that could not be segmented are listed in failed_images.csv")
+
+
+def _score(rows: list[PanelRow], refs: ReferenceSet, layout, options, ratios,
+           with_ratios: bool = False) -> tuple[list[dict], str | None]:
     panels = [r.embeddings for r in rows]
     targets = np.array([r.target for r in rows])
     metrics = score_panels(panels, targets, refs, unbiased=options.mmd_unbiased)
@@ -168,15 +241,7 @@ def _score(rows: list[PanelRow], refs: ReferenceSet, layout, options, ratios) ->
                 retrieval.setdefault(key, np.full(len(rows), np.nan))[idx] = values
     else:
         retrieval = retrieval_batch(panels, table, refs.means, "panel")
-    gads = np.full(len(rows), np.nan)
-    if ratios:
-        ok_refs = [np.stack([ratios[p] for p in paths if p in ratios]) if any(p in ratios for p in paths) else None
-                   for paths in layout.paths]
-        if all(r is not None for r in ok_refs):
-            hist = reference_histograms(ok_refs)
-            gen = [np.stack([ratios[p] for p in r.image_paths if p in ratios]) for r in rows]
-            usable = [i for i, g in enumerate(gen) if len(g)]
-            gads[usable] = gads_batch([gen[i] for i in usable], targets[usable], hist)
+    gads, gads_note = _gads(rows, layout, targets, ratios) if with_ratios else (np.full(len(rows), np.nan), None)
     out = []
     for i in range(len(rows)):
         values = {"cos_sim": metrics["cos_sim"][i], "mmd2": metrics["mmd2"][i], "dcsf": metrics["dcsf"][i],
@@ -185,7 +250,7 @@ def _score(rows: list[PanelRow], refs: ReferenceSet, layout, options, ratios) ->
         values.update({k: v[i] for k, v in retrieval.items()})
         out.append({k: (None if v is None or (isinstance(v, float) and np.isnan(v)) else float(v))
                     for k, v in values.items()})
-    return out
+    return out, gads_note
 
 
 def evaluation_manifest(result: EvaluationResult, options: EvaluationOptions, store: BenchmarkStore,

@@ -16,6 +16,8 @@ GAMMA_SAMPLE_SIZE = 1000
 #: but move the embeddings, so they are an explicit choice, kept apart in the cache and recorded
 PRECISIONS = ("fp32", "bf16", "fp16")
 DEFAULT_PRECISION = "fp32"
+#: evaluation protocols (method §6): the paper's formulas, or the published release's own evaluator
+PROTOCOLS = ("paper", "release")
 
 #: option → (how the user knows it, the rule of core/option_checks.py, an example value)
 OPTION_RULES = {
@@ -56,6 +58,7 @@ class EvaluationOptions:
     min_reference_images: int = 1
     tables: bool = True
     precision: str = DEFAULT_PRECISION    # §5: compute precision of the embedding models
+    protocol: str = "paper"               # §6: "paper" or "release" (the release's own evaluator)
 
     def validate(self) -> None:
         """Refuse a value no run can use, naming the option as the command line and QGIS call it."""
@@ -65,6 +68,17 @@ class EvaluationOptions:
         for name, (label, rule, example) in OPTION_RULES.items():
             check_number(label, getattr(self, name), rule, example)
         check_precision(self.precision)
+        if self.protocol not in PROTOCOLS:
+            raise InputError(f"unknown protocol (--protocol; in QGIS \"Protocol\") {self.protocol!r} — use 'paper' "
+                             "(the default: the paper's formulas) or 'release' (the published release's evaluator)")
+        if self.protocol == "release":
+            fixed = [flag for flag, changed in (("--retrieval-mode image", self.retrieval_mode != "panel"),
+                                                ("--mmd-unbiased", self.mmd_unbiased),
+                                                ("--l2-normalise", self.l2_normalise)) if changed]
+            if fixed:
+                raise InputError(f"--protocol release fixes the split, the retrieval and the MMD² itself "
+                                 f"(docs/method.md §6 Release protocol), so {', '.join(fixed)} has no effect there "
+                                 "— leave it out, or use the paper protocol")
         if not (isinstance(self.confidence, (int, float)) and 0 < self.confidence < 1):
             raise InputError(f"the confidence level of the bootstrap intervals must lie between 0 and 1, got "
                              f"{self.confidence} — e.g. 0.95")

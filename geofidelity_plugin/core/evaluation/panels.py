@@ -39,6 +39,7 @@ class PanelRow:
     image_paths: list[str] = field(default_factory=list)
     seeds: list = field(default_factory=list)
     clip_scores: list = field(default_factory=list)
+    samples: list = field(default_factory=list)  # sample index of each generated image
 
 
 @dataclass
@@ -109,7 +110,8 @@ def anchor_rows(layout: ReferenceLayout, segments: dict[str, dict], galleries: d
         rng = seeded_rng(seed, "anchor", sid)
         for name, pool in (
                 (RANDOM_SAME_COUNTRY, [o for o in ids if o != sid and segments[o]["country_code"] == seg["country_code"]]),
-                (RANDOM_GLOBAL, [o for o in ids if segments[o]["city"] != seg["city"]])):
+                (RANDOM_GLOBAL, [o for o in ids if (segments[o]["city"], segments[o].get("country_code"))
+                                 != (seg["city"], seg.get("country_code"))])):
             if not pool:
                 continue
             donor = pool[int(rng.integers(len(pool)))]

@@ -12,6 +12,7 @@ import shutil
 from pathlib import Path
 
 from ..conditions import CONDITIONS
+from ..countries import country_from_code
 from .. import atomic
 from ..atomic import StagedFolder, staged_folder
 from ..errors import InputError, OutputError, describe_os_error
@@ -128,11 +129,11 @@ def _segment(b, index: int) -> dict:
         raise InputError(f"block {sid} in {MANIFEST.as_posix()}: centroid [{lat}, {lon}] is not [lat, lon] in degrees")
     if not _text(b.get("city")).strip():
         raise InputError(f"block {sid} in {MANIFEST.as_posix()} has no city — every block needs one")
-    code = _text(b.get("country"))
-    return {"segment_id": sid, "city": _text(b["city"]), "country": code, "country_code": code.upper()[:2],
+    name, code = country_from_code(_text(b.get("country")))  # "FI" → ("Finland", "FI"): prompts name the country
+    return {"segment_id": sid, "city": _text(b["city"]), "country": name, "country_code": code,
             "street_name": _text(b.get("street_name")), "neighbourhood": _text(b.get("neighborhood")),
             "road_class": _text(b.get("stratum")),
-            "driving_side": driving_side(code[:2]) if len(code) >= 2 else "",
+            "driving_side": driving_side(code) if code else "",
             "centroid_lon": lon, "centroid_lat": lat}
 
 
@@ -175,9 +176,36 @@ def import_release(root: str | Path, store: BenchmarkStore, seed: int = 0,
         store.put_generated(generated)
     store.put_galleries(build_galleries(segments, seed=seed, keep=keep))
     store.set_meta("source", {"kind": "geofidelity-bench release", "root": str(root)})
+    store.set_meta("release_layout", release_layout_record(root, blocks, refs))
     missing = len(refs) - present + sum(1 for g in generated if not Path(g.image_path).exists())
     return {"segments": len(segments), "reference_images": len(refs), "generated_images": len(generated),
             "missing_files": missing}
+
+
+def release_layout_record(root: Path, blocks: list[dict], refs: list[dict]) -> dict:
+    """What ``evaluate --protocol release`` needs that the store's tables do not keep: the blocks
+    in the manifest's order, each block's reference images in the manifest's image order (then
+    any other of its rows in reference_images.csv order), the release's own country codes and
+    its ``neg_*`` fields as given (the galleries fill missing kinds; the release's evaluator does
+    not) — docs/method.md §6 Release protocol."""
+    by_block: dict[str, list[dict]] = {}
+    for r in refs:
+        by_block.setdefault(r["segment_id"], []).append(r)
+    out = []
+    for b in blocks:
+        sid = str(b["block_id"])
+        rows = by_block.get(sid, [])
+        position = {}
+        images = b.get("images") or []
+        for i, img in enumerate(images if isinstance(images, list) else [images]):
+            if isinstance(img, dict) and img.get("image_path"):
+                position.setdefault(str(root / str(img["image_path"])), i)
+        ordered = sorted(range(len(rows)), key=lambda k: (position.get(rows[k]["image_path"], len(position)), k))
+        out.append({"block_id": sid, "country": _text(b.get("country")),
+                    "reference_ids": [rows[k]["reference_id"] for k in ordered],
+                    "negatives": {field: (str(b[field]) if b.get(field) not in (None, "") else None)
+                                  for field in NEG_FIELDS}})
+    return {"blocks": out}
 
 
 def _references(root: Path, blocks: list[dict]) -> list[dict]:

@@ -46,15 +46,18 @@ def pick_layer_panel(rows: list[dict], model: str | None, condition: str | None)
 
 
 def run_evaluation(store_path: str | Path, out_dir: str | Path, feature_model: str = DEFAULT_FEATURE_MODEL,
-                   options: EvaluationOptions | None = None, semantic_model: str | None = None,
+                   options: EvaluationOptions | None = None, semantic_model: str | None = "auto",
                    layer_model: str | None = None, layer_condition: str | None = None,
                    batch_size: int = 16, device: str | None = None, cache_path: str | Path | None = None,
                    stand_in_note: str | None = None, fast_jpeg_decode: bool = True,
                    progress: Progress | None = None,
-                   lock_timeout_s: float = DEFAULT_LOCK_TIMEOUT_S) -> EvaluationRun:
+                   lock_timeout_s: float = DEFAULT_LOCK_TIMEOUT_S, clip_model: str | None = "auto") -> EvaluationRun:
     """``fast_jpeg_decode``: decode large JPEGs at a reduced DCT scale that still covers the
     processor's resize target (embedding cosine vs a full decode ≥ 0.9997); off = exact.
     ``lock_timeout_s``: how long to wait for a store or feature cache that another run is using.
+    ``semantic_model`` / ``clip_model``: ``"auto"`` (the default) uses the Mapillary-Vistas
+    Mask2Former (GADS) and CLIP ViT-B/32 (the CLIP check) when the model manager has them, and
+    says in a note when it has not; ``None`` or ``"none"`` skips them; else a hub id or a folder.
 
     Everything that can be checked without a model is checked first — the options, the device,
     the model references, the store (a real, intact benchmark store with reference panels,
@@ -71,8 +74,12 @@ def run_evaluation(store_path: str | Path, out_dir: str | Path, feature_model: s
     progress = progress or NullProgress()
     device = check_device(device)
     check_feature_model(feature_model)
+    from .clip_scores import resolve_clip_model
+
+    semantic_model, semantic_note = resolve_semantic_model(semantic_model)
     if semantic_model:
         check_semantic_model(semantic_model)
+    clip_model, clip_note = resolve_clip_model(clip_model) if options.protocol == "paper" else (None, None)
     with BenchmarkStore(store_path, create=False, lock_timeout_s=lock_timeout_s, warn=progress.warning) as store:
         check_store_ready(store, options, layer_model, layer_condition)
         out_dir = check_evaluation_folder(out_dir)
@@ -83,24 +90,61 @@ def run_evaluation(store_path: str | Path, out_dir: str | Path, feature_model: s
                                          precision=options.precision, l2_normalise=False,
                                          fast_jpeg_decode=fast_jpeg_decode)
             models = [extractor.model_info()]
-            ratio_model = None
-            notes = []
+            ratio_model = clip_scorer = None
+            notes = [n for n in (semantic_note, clip_note) if n]
             if semantic_model:
                 from .semantics import SemanticRatioModel
 
-                ratio_model = SemanticRatioModel(semantic_model, device=device, precision=options.precision)
+                announce_stage(progress, "loading the segmentation model", str(semantic_model))
+                ratio_model = SemanticRatioModel(semantic_model, device=device, precision=options.precision,
+                                                 cache=cache)
                 models.append(ratio_model.model_info())
-            else:
-                notes.append("GADS skipped: no semantic segmentation model given")
+            if clip_model:
+                from .clip_scores import ClipScorer
+
+                announce_stage(progress, "loading the CLIP model", str(clip_model))
+                clip_scorer = ClipScorer(clip_model, device=device, batch_size=batch_size, cache=cache,
+                                         precision=options.precision)
+                models.append(clip_scorer.model_info())
             stand_in_note = stand_in_note or store.meta("stand_in")
             if stand_in_note:
                 progress.warning(stand_in_note)
                 notes.append(stand_in_note)
             announce_stage(progress, "extracting features")
-            result = evaluate_store(store, extractor, options, ratio_model=ratio_model, progress=progress)
+            if options.protocol == "release":
+                from .release_evaluate import evaluate_release
+                from .release_outputs import write_release_outputs
+
+                result = evaluate_release(store, extractor, options, ratio_model=ratio_model, progress=progress)
+                manifest = evaluation_manifest(result, options, store, models, notes)
+                paths = write_release_outputs(out_dir, result, manifest, stand_in_note)
+                return EvaluationRun(result, paths, None, None, stand_in_note)
+            result = evaluate_store(store, extractor, options, ratio_model=ratio_model, progress=progress,
+                                    clip_scorer=clip_scorer)
+            result.notes[:0] = [n for n in (semantic_note, clip_note) if n]  # in tables.md too
             model, condition = pick_layer_panel(result.rows, layer_model, layer_condition)
             manifest = evaluation_manifest(result, options, store, models, notes)
             paths = write_outputs(out_dir, result, store.segments(), manifest, model, condition, stand_in_note)
         finally:
             cache.close()
     return EvaluationRun(result, paths, model, condition, stand_in_note)
+
+
+def resolve_semantic_model(choice: str | None) -> tuple[str | None, str | None]:
+    """``(model to load, note)`` for GADS (method §5): ``auto`` takes the Mapillary-Vistas
+    Mask2Former when the model manager has it, else none with a note; ``none``/empty skips."""
+    from ..models.resolve import ModelNotPresent, local_model
+    from .semantics import DEFAULT_MODEL
+
+    text = (choice or "").strip()
+    if text.lower() in ("", "none", "off"):
+        return None, "GADS skipped (--semantic-model none): no segmentation model"
+    if text.lower() != "auto":
+        return text, None
+    try:
+        local_model(DEFAULT_MODEL)
+    except ModelNotPresent:
+        return None, (f"GADS skipped: the Mapillary-Vistas Mask2Former ({DEFAULT_MODEL}) is not in the models "
+                      "folder — download it with `python -m geofidelity_plugin models download mask2former-vistas` "
+                      "(in QGIS: GeoFidelity › 0 · Models), or give --semantic-model")
+    return DEFAULT_MODEL, None

@@ -1,27 +1,43 @@
 """The paper's tables from per-panel rows (method §7): by prompt condition (its Table 5),
-L1 minus each control and the prompt-level deltas (Table 8), L1 by model beside the real
-anchors (Table 9), city-balanced summaries, and the CLIP check. Every interval is a seeded
-percentile bootstrap; deltas pair by (model, segment) and resample the differences.
+L1 minus each control and the prompt-level deltas (Table 8) — each with its matched-unit and its
+city-balanced interval —, L1 by model beside the real anchors (Table 9), city-balanced summaries,
+and the CLIP check. Every interval is a seeded percentile bootstrap. A cell that cannot be
+computed is kept as a row with a ``note`` saying why, never dropped.
 """
 from __future__ import annotations
 
-import io
 import csv
+import io
+import warnings
 
 import numpy as np
 
 from ..conditions import CONDITIONS
-from .statistics import auroc, bootstrap_mean, city_balanced_bootstrap, paired_bootstrap, spearman
+from .retrieval import NEGATIVE_KINDS, STRICT_NEGATIVE_KIND
+from .statistics import (auroc, bootstrap_mean, city_balanced_bootstrap, delta_counts, pair_deltas,
+                         spearman)
 
+MARGIN_KINDS = tuple(f"margin_{k}" for k in NEGATIVE_KINDS + (STRICT_NEGATIVE_KIND,))
 METRICS = ("cos_sim", "top1", "chance_adjusted_top1", "reciprocal_rank", "margin_hard", "margin_mean",
-           "margin_nearest_same_city", "mmd2", "dcsf", "gads")
-DELTA_METRICS = ("cos_sim", "top1", "margin_hard")
+           *MARGIN_KINDS, "mmd2", "dcsf", "gads")
+#: the paired deltas' metrics: the primary ones first (retrieval and margins), then CosSim
+DELTA_METRICS = ("top1", "reciprocal_rank", "margin_hard", "margin_mean", "margin_nearest_same_city",
+                 "margin_same_neighbourhood", "cos_sim")
+BALANCED_METRICS = ("cos_sim", "top1", "margin_hard")
 #: the tables :func:`build_tables` returns (each written as ``table_<name>.csv``)
 TABLE_NAMES = ("by_condition", "by_model_L1", "deltas", "city_balanced", "clip_check")
 CONDITION_ORDER = CONDITIONS
 #: (baseline, treatment): prompt-level deltas, then L1 minus each control
 DELTAS = (("L0", "L1"), ("L1", "L2"), ("C_WRONG_STREET", "L1"), ("C_SHUFFLED_NEIGHBORHOOD", "L1"),
           ("C_WRONG_STREET_NEIGHBORHOOD", "L1"))
+#: per-image quantities a sample-paired delta uses (method §7: shared-noise runs)
+SAMPLE_METRICS = ("cos_sim", "top1", "reciprocal_rank", "margin_hard", "margin_mean", "margin_nearest_same_city",
+                  "margin_same_neighbourhood")
+
+
+def city_label(row: dict) -> str:
+    """A city is its name and its country: two Springfields stay two cities."""
+    return f"{row.get('city')} ({row.get('country_code') or '?'})"
 
 
 def _order(conditions):
@@ -37,17 +53,95 @@ def _summary_row(label: dict, rows: list[dict], options) -> dict:
         out[m] = _num(res.estimate[j])
         out[f"{m}_low"] = _num(res.low[j])
         out[f"{m}_high"] = _num(res.high[j])
+        out[f"{m}_n"] = int(res.n[j])
     return out
 
 
 def _num(value):
+    if value is None:
+        return None
     value = float(value)
     return None if np.isnan(value) else value
 
 
-def build_tables(rows: list[dict], options) -> dict[str, list[dict]]:
+def _boot(options) -> dict:
+    return dict(n_resamples=options.n_bootstrap, confidence=options.confidence, seed=options.seed)
+
+
+def shared_noise(sample_rows: list[dict], base: str, treat: str) -> bool:
+    """Whether the two conditions share their noise (method §4 shared-noise mode): every
+    (model, segment, sample) present under both has one recorded seed under both, and the seeds
+    vary between samples (one constant seed everywhere records no noise design)."""
+    seeds: dict[tuple, dict] = {}
+    for r in sample_rows:
+        if r["condition"] in (base, treat):
+            seeds.setdefault((r["model"], r["segment_id"], r["sample"]), {})[r["condition"]] = r.get("seed")
+    both = [s for s in seeds.values() if len(s) == 2]
+    if not both or not all(s[base] is not None and s[base] == s[treat] for s in both):
+        return False
+    return len(both) == 1 or len({s[base] for s in both}) > 1
+
+
+def unit_deltas(rows: list[dict], sample_rows: list[dict], base: str, treat: str) -> tuple[np.ndarray, list, list, str]:
+    """Differences treatment − baseline, one row per matched (model, segment) unit.
+
+    Panels are paired by (model, segment); in a shared-noise run the images are paired by
+    (model, segment, sample) and a unit's delta is the mean of its samples' differences
+    (method §7). Returns (deltas (units × DELTA_METRICS), units, city labels, pairing)."""
+    if sample_rows and shared_noise(sample_rows, base, treat):
+        keys = [m for m in DELTA_METRICS if m in SAMPLE_METRICS]
+        pairs = pair_deltas(sample_rows, keys, "condition", base, treat,
+                            unit_keys=("model", "segment_id", "sample"), city_key=None)
+        groups: dict[tuple, list[int]] = {}
+        for i, (model, sid, _sample) in enumerate(pairs.units):
+            groups.setdefault((model, sid), []).append(i)
+        cities = {(r["model"], r["segment_id"]): city_label(r) for r in sample_rows}
+        units = list(groups)
+        with warnings.catch_warnings():  # a metric no sample of a unit has stays NaN
+            warnings.simplefilter("ignore", RuntimeWarning)
+            means = [np.nanmean(pairs.deltas[idx], axis=0) for idx in groups.values()]
+        deltas = np.full((len(units), len(DELTA_METRICS)), np.nan)
+        for u, m in enumerate(means):
+            deltas[u, [DELTA_METRICS.index(k) for k in keys]] = m
+        return deltas, units, [cities[u] for u in units], "sample"
+    labelled = [dict(r, city_label=city_label(r)) for r in rows]
+    pairs = pair_deltas(labelled, DELTA_METRICS, "condition", base, treat, city_key="city_label")
+    return pairs.deltas, pairs.units, pairs.cities or [], "panel"
+
+
+def delta_rows(rows: list[dict], sample_rows: list[dict], base: str, treat: str, options) -> list[dict]:
+    """One row per metric of ``treat − base``: the mean over matched units with its interval,
+    the city-balanced mean (cities resampled, then units within each) with its interval, and the
+    counts. A metric that cannot be computed is a row with a ``note``."""
+    label = f"{treat} − {base}"
+    try:
+        deltas, units, cities, pairing = unit_deltas(rows, sample_rows, base, treat)
+    except ValueError as exc:
+        return [{"delta": label, "metric": m, "note": str(exc)} for m in DELTA_METRICS]
+    if not units:
+        return [{"delta": label, "metric": m, "matched_pairs": 0,
+                 "note": f"no (model, segment) unit has panels under both {base} and {treat}"} for m in DELTA_METRICS]
+    out = []
+    plain = bootstrap_mean(deltas, **_boot(options))
+    balanced = city_balanced_bootstrap(deltas, cities, **_boot(options))
+    counts = delta_counts(deltas, cities)
+    for j, metric in enumerate(DELTA_METRICS):
+        row = {"delta": label, "metric": metric, "pairing": pairing, "mean": _num(plain.estimate[j]),
+               "low": _num(plain.low[j]), "high": _num(plain.high[j]),
+               "city_mean": _num(balanced.estimate[j]), "city_low": _num(balanced.low[j]),
+               "city_high": _num(balanced.high[j]),
+               **{k: int(v[j]) for k, v in counts.items()}}
+        if row["matched_pairs"] == 0:
+            row["note"] = f"no matched unit has a {metric} under both conditions (e.g. the gallery lacks that kind)"
+        out.append(row)
+    return out
+
+
+def build_tables(rows: list[dict], options, sample_rows: list[dict] | None = None,
+                 clip_model: str | None = None) -> dict[str, list[dict]]:
     models = [r for r in rows if not r["is_anchor"]]
     anchors = [r for r in rows if r["is_anchor"]]
+    sample_rows = [r for r in (sample_rows or []) if not r.get("is_anchor")]
     tables: dict[str, list[dict]] = {}
     conditions = _order({r["condition"] for r in models})
     tables["by_condition"] = [_summary_row({"condition": c}, [r for r in models if r["condition"] == c], options)
@@ -62,42 +156,49 @@ def build_tables(rows: list[dict], options) -> dict[str, list[dict]]:
     for a in sorted({r["model"] for r in anchors}):
         table9.append(_summary_row({"model": a, "condition": "anchor"}, [r for r in anchors if r["model"] == a], options))
     tables["by_model_L1"] = table9
-    deltas = []
-    for base, treat in DELTAS:
-        if base not in conditions or treat not in conditions:
-            continue
-        for metric in DELTA_METRICS:
-            try:
-                s = paired_bootstrap(models, metric, "condition", base, treat, n_resamples=options.n_bootstrap,
-                                     confidence=options.confidence, seed=options.seed)
-            except ValueError:
-                continue
-            deltas.append({"delta": f"{treat} − {base}", "metric": metric, "mean": _num(s.interval.estimate),
-                           "low": _num(s.interval.low), "high": _num(s.interval.high),
-                           "matched_pairs": s.counts["matched_pairs"], "positive_pairs": s.counts["positive_pairs"],
-                           "cities": s.counts.get("cities"), "cities_positive": s.counts.get("cities_positive")})
-    tables["deltas"] = deltas
+    tables["deltas"] = [row for base, treat in DELTAS if base in conditions and treat in conditions
+                        for row in delta_rows(models, sample_rows, base, treat, options)]
     balanced = []
     for c in conditions:
         sel = [r for r in models if r["condition"] == c]
-        data = np.array([[np.nan if r.get(m) is None else r[m] for m in DELTA_METRICS] for r in sel], dtype=float)
-        res = city_balanced_bootstrap(data, [r["city"] for r in sel], n_resamples=options.n_bootstrap,
-                                      confidence=options.confidence, seed=options.seed)
-        row = {"condition": c, "panels": len(sel), "cities": len({r["city"] for r in sel})}
-        for j, m in enumerate(DELTA_METRICS):
+        data = np.array([[np.nan if r.get(m) is None else r[m] for m in BALANCED_METRICS] for r in sel], dtype=float)
+        labels = [city_label(r) for r in sel]
+        res = city_balanced_bootstrap(data, labels, **_boot(options))
+        row = {"condition": c, "panels": len(sel), "cities": len(set(labels))}
+        for j, m in enumerate(BALANCED_METRICS):
             row.update({m: _num(res.estimate[j]), f"{m}_low": _num(res.low[j]), f"{m}_high": _num(res.high[j])})
         balanced.append(row)
     tables["city_balanced"] = balanced
-    clip = [r for r in models if r.get("clip_score") is not None]
-    tables["clip_check"] = []
-    if len(clip) >= 3:
-        scores = [r["clip_score"] for r in clip]
-        top1 = [r["top1"] for r in clip]
-        row = {"panels": len(clip), "spearman_clip_cos_sim": spearman(scores, [r["cos_sim"] for r in clip]),
-               "spearman_clip_top1": spearman(scores, top1)}
-        row["auroc_clip_top1"] = auroc(scores, top1) if 0 < sum(top1) < len(top1) else None
-        tables["clip_check"] = [row]
+    tables["clip_check"] = clip_check(models, clip_model)
     return tables
+
+
+def clip_check(models: list[dict], clip_model: str | None = None) -> list[dict]:
+    """method §7 CLIP check over the model panels that have a CLIP score; one row, with a note
+    when a statistic is undefined (fewer than 3 panels, a constant variable, only hits)."""
+    scored = [r for r in models if r.get("clip_score") is not None and r.get("top1") is not None]
+    if not scored:
+        return []
+    scores = [r["clip_score"] for r in scored]
+    top1 = [r["top1"] for r in scored]
+    row = {"panels": len(scored), "clip_model": clip_model, "spearman_clip_cos_sim": None,
+           "spearman_clip_top1": None, "auroc_clip_top1": None, "top1_hits": int(sum(t == 1.0 for t in top1))}
+    notes = []
+    if len(scored) < 3:
+        notes.append(f"only {len(scored)} panel(s) with a CLIP score: the check needs at least 3")
+    else:
+        row["spearman_clip_cos_sim"] = _num(spearman(scores, [r["cos_sim"] for r in scored]))
+        row["spearman_clip_top1"] = _num(spearman(scores, top1))
+        if row["spearman_clip_cos_sim"] is None or row["spearman_clip_top1"] is None:
+            notes.append("a Spearman ρ is undefined: the CLIP scores, CosSim or top-1 are constant")
+        hits = [t == 1.0 for t in top1]
+        if 0 < sum(hits) < len(hits):
+            row["auroc_clip_top1"] = auroc(scores, hits)
+        else:
+            notes.append("AUROC undefined: every panel is a top-1 " + ("hit" if all(hits) else "miss"))
+    if notes:
+        row["note"] = "; ".join(notes)
+    return [row]
 
 
 def to_csv(rows: list[dict]) -> str:
@@ -115,17 +216,20 @@ def _fmt(row, key):
     value = row.get(key)
     if value is None:
         return "—"
-    if f"{key}_low" in row and row.get(f"{key}_low") is not None:
-        return f"{value:.3f} [{row[f'{key}_low']:.3f}, {row[f'{key}_high']:.3f}]"
+    for low, high in ((f"{key}_low", f"{key}_high"), ("low", "high") if key == "mean" else (None, None),
+                      ("city_low", "city_high") if key == "city_mean" else (None, None)):
+        if low and row.get(low) is not None:
+            return f"{value:.3f} [{row[low]:.3f}, {row[high]:.3f}]"
     return f"{value:.3f}" if isinstance(value, float) else str(value)
 
 
 def to_markdown(title: str, rows: list[dict], columns: list[str]) -> str:
     if not rows:
         return f"### {title}\n\n(no rows)\n"
+    columns = columns + (["note"] if any(r.get("note") for r in rows) else [])
     lines = [f"### {title}", "", "| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
     for r in rows:
-        lines.append("| " + " | ".join(_fmt(r, c) for c in columns) + " |")
+        lines.append("| " + " | ".join(_fmt(r, c).replace("|", "/") for c in columns) + " |")
     return "\n".join(lines) + "\n"
 
 
@@ -139,13 +243,18 @@ def tables_markdown(tables: dict[str, list[dict]], stand_in_note: str | None = N
     for note in notes:
         parts += [f"> Note: {note}", ""]
     parts.append(to_markdown("By prompt condition (paper Table 5)", tables.get("by_condition", []),
-                             ["condition", "panels", "cos_sim", "top1", "chance_adjusted_top1", "margin_hard", "mmd2", "gads"]))
+                             ["condition", "panels", "cos_sim", "top1", "chance_adjusted_top1", "margin_hard",
+                              "margin_nearest_same_city", "margin_same_neighbourhood", "mmd2", "gads"]))
     parts.append(to_markdown("L1 by model with the real anchors (paper Table 9)", tables.get("by_model_L1", []),
-                             ["model", "panels", "cos_sim", "top1", "chance_adjusted_top1", "margin_hard", "mmd2"]))
-    parts.append(to_markdown("Paired deltas (paper Table 8: L1 minus each control)", tables.get("deltas", []),
-                             ["delta", "metric", "mean", "low", "high", "matched_pairs", "positive_pairs", "cities_positive"]))
+                             ["model", "panels", "cos_sim", "top1", "chance_adjusted_top1", "margin_hard",
+                              "margin_nearest_same_city", "mmd2"]))
+    parts.append(to_markdown("Paired deltas (paper Table 8: L1 minus each control): matched units, then "
+                             "city-balanced", tables.get("deltas", []),
+                             ["delta", "metric", "pairing", "mean", "city_mean", "matched_pairs", "positive_pairs",
+                              "cities", "cities_positive"]))
     parts.append(to_markdown("City-balanced (cities, then targets within each city)", tables.get("city_balanced", []),
                              ["condition", "panels", "cities", "cos_sim", "top1", "margin_hard"]))
     parts.append(to_markdown("CLIP check", tables.get("clip_check", []),
-                             ["panels", "spearman_clip_cos_sim", "spearman_clip_top1", "auroc_clip_top1"]))
+                             ["panels", "clip_model", "spearman_clip_cos_sim", "spearman_clip_top1", "auroc_clip_top1",
+                              "top1_hits"]))
     return "\n".join(parts)

@@ -37,7 +37,7 @@ COLUMNS = {
     FAILED: ("image_path", "reason"),
 }
 TEXT_COLUMNS = {"model", "condition", "segment_id", "city", "country_code", "delta", "metric",
-                "image_path", "reason", "street_name", "neighbourhood"}
+                "image_path", "reason", "street_name", "neighbourhood", "clip_model", "note", "pairing"}
 #: columns whose every non-empty cell must be a number (the scores and counts evaluate writes)
 NUMERIC_COLUMNS = {"n_generated", "n_reference", "cos_sim", "mmd2", "dcsf", "gads", "diversity_generated",
                    "diversity_reference", "similarity_target", "gallery_size", "rank", "top1", "reciprocal_rank",
@@ -169,6 +169,10 @@ def load_evaluation(evaluation_dir: str | Path) -> Evaluation:
     if not isinstance(manifest, dict):
         raise InputError(f"{folder / MANIFEST} is not an evaluation manifest (a JSON object, not "
                          f"{type(manifest).__name__}) — {again(folder)}")
+    if manifest.get("protocol") == "release":
+        raise InputError(f"{folder} holds an evaluation under the release protocol (raw_results.csv and its "
+                         "summaries, already in tables.md there); the report draws the paper protocol's tables and "
+                         "map — run evaluate without --protocol release into another folder and report that one")
     rows = read_csv(folder / PER_PANEL)
     if not rows:
         raise InputError(f"{folder / PER_PANEL} has no scored panel — {again(folder)}")

@@ -273,6 +273,8 @@ def clip_vs_retrieval(rows: Sequence[dict], out_path: str | Path, clip_check: di
         ax.set_ylabel("CosSim to the target panel")
         ax.legend(loc="best", frameon=False)
         title = "CLIP score vs retrieval"
+        if clip_check and clip_check.get("clip_model"):
+            title += f" — CLIP: {Path(str(clip_check['clip_model'])).name}"
         if clip_check:
             parts = [f"{k} {number(clip_check.get(key)):.2f}" for k, key in
                      (("Spearman(CosSim)", "spearman_clip_cos_sim"), ("AUROC(top-1)", "auroc_clip_top1"))

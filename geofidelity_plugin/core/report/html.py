@@ -126,14 +126,16 @@ def _tables(ev: Evaluation) -> str:
     specs = (
         ("by_condition", "By prompt condition (paper Table 5)",
          ["condition", "panels", "cos_sim", "top1", "chance_adjusted_top1", "reciprocal_rank", "margin_hard",
-          "margin_mean", "mmd2", "dcsf", "gads"], "Generated panels of all models pooled per prompt condition."),
+          "margin_mean", "margin_nearest_same_city", "margin_same_neighbourhood", "mmd2", "dcsf", "gads"],
+         "Generated panels of all models pooled per prompt condition."),
         ("by_model_L1", "L1 by model beside the real anchors (paper Table 9)",
          ["model", "panels", "cos_sim", "top1", "chance_adjusted_top1", "margin_hard", "margin_nearest_same_city",
           "mmd2"], "Anchors (grey rows) are 4-image real panels scored exactly like a model's panel (§6)."),
         ("city_balanced", "City-balanced summaries",
          ["condition", "panels", "cities", "cos_sim", "top1", "margin_hard"],
          "Resampling cities, then targets within each drawn city, so that no city dominates (§7)."),
-        ("clip_check", "CLIP check", ["panels", "spearman_clip_cos_sim", "spearman_clip_top1", "auroc_clip_top1"],
+        ("clip_check", "CLIP check", ["panels", "clip_model", "spearman_clip_cos_sim", "spearman_clip_top1",
+                                      "auroc_clip_top1", "note"],
          "Spearman of the CLIP image–prompt score against CosSim and top-1; AUROC of CLIP for a top-1 hit (§7)."),
     )
     for name, title, columns, intro in specs:
@@ -173,17 +175,23 @@ def _clear_of_zero(row: dict) -> str:
 def _deltas(ev: Evaluation) -> str:
     rows = ev.tables.get("deltas", [])
     out = ['<h3 id="table-deltas">Paired deltas (paper Table 8: L1 minus each control)</h3>',
-           "<p>Differences formed per matched (model, segment) unit, then the units resampled (§7). "
+           "<p>Differences formed per matched (model, segment) unit — per sample in a shared-noise run — then "
+           "the units resampled; the city-balanced column resamples cities, then units within each (§7). "
            "Bold: the interval excludes 0.</p>"]
     if not rows:
         return "".join(out) + f'<p class="note">No rows: {esc(_why_empty(ev, "deltas"))}</p>'
     cells = {"mean": lambda r, _: interval(r.get("mean"), r.get("low"), r.get("high")),
+             "city_mean": lambda r, _: interval(r.get("city_mean"), r.get("city_low"), r.get("city_high")),
              "cities_positive": lambda r, _: (f"{_num(r.get('cities_positive'))} of {_num(r.get('cities'))}"
                                               if r.get("cities") is not None else "—")}
-    out.append(_table(rows, ["delta", "metric", "mean", "matched_pairs", "positive_pairs", "cities_positive"],
+    columns = ["delta", "metric", "mean", "city_mean", "matched_pairs", "positive_pairs", "cities_positive"]
+    out.append(_table(rows, columns + (["note"] if any(r.get("note") for r in rows) else []),
                       row_class=_clear_of_zero, cells=cells))
     return "".join(out)
 
+
+#: the paired deltas drawn in the figure (the table lists every metric)
+PRIMARY_DELTA_METRICS = ("top1", "margin_hard", "cos_sim")
 
 FIGURES = (
     ("margins", "Δhard per panel, by model and prompt condition",
@@ -222,7 +230,8 @@ def _make_figures(ev: Evaluation, fig_dir: Path) -> dict[str, Path | str]:
     clip_row = (ev.tables.get("clip_check") or [None])[0]
     builders = {
         "margins": lambda p: fig.margin_distributions(ev.rows, p),
-        "deltas": lambda p: fig.paired_deltas(ev.tables.get("deltas", []), p),
+        "deltas": lambda p: fig.paired_deltas([d for d in ev.tables.get("deltas", [])
+                                               if d.get("metric") in PRIMARY_DELTA_METRICS], p),
         "city_maps": lambda p: _city_maps(ev, p),
         "clip": lambda p: fig.clip_vs_retrieval(ev.rows, p, clip_row),
         "anchors": lambda p: fig.anchors_beside_models(ev.tables.get("by_model_L1", []), p),
