@@ -82,3 +82,18 @@ def test_duplicate_ids_rejected():
 
     with pytest.raises(InputError, match="not unique"):
         build_galleries(_segments()[:2] + _segments()[:1])
+
+
+def test_a_city_is_its_name_and_its_country():
+    """Two cities called Alpha, in Finland and in the United States: the same-city kinds stay in
+    the target's own country and the other-city kinds may take the other Alpha."""
+    segs = [{"segment_id": f"{cc}-{k}", "city": "Alpha", "country_code": cc, "neighbourhood": f"N{k % 2}",
+             "driving_side": "right", "centroid_lon": lon + 0.01 * k, "centroid_lat": lat}
+            for cc, lon, lat in (("FI", 24.9, 60.1), ("US", -87.6, 41.9)) for k in range(4)]
+    galleries = build_galleries(segs, seed=1)
+    for sid, gallery in galleries.items():
+        country = sid.split("-")[0]
+        for kind in (NEAREST_SAME_CITY, SAME_CITY_OTHER_NEIGHBOURHOOD):
+            assert gallery[kind] is not None and gallery[kind].split("-")[0] == country, (sid, kind)
+        for kind in (SAME_DRIVING_SIDE_OTHER_CITY, RANDOM_OTHER_CITY):
+            assert gallery[kind] is not None and gallery[kind].split("-")[0] != country, (sid, kind)

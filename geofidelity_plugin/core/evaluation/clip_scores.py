@@ -43,7 +43,7 @@ def resolve_clip_model(choice: Optional[str]) -> tuple[Optional[str], Optional[s
         local_model(DEFAULT_CLIP_MODEL)
     except ModelNotPresent:
         return None, (f"CLIP check skipped: the CLIP ViT-B/32 weights ({DEFAULT_CLIP_MODEL}) are missing — download "
-                      "them with `python -m geofidelity_plugin models download openai/clip-vit-base-patch32` (in "
+                      "them with `python -m geofidelity_plugin models download clip-vit-base-patch32` (in "
                       "QGIS: GeoFidelity › 0 · Models), or give a local CLIP folder with --clip-model")
     return DEFAULT_CLIP_MODEL, None
 
@@ -71,9 +71,10 @@ class ClipScorer:
         major = int(re.match(r"\d+", transformers.__version__).group())
         backend = {"backend": "pil"} if major >= 5 else {}
         try:
-            folder = local_model(self.model_id)
-            self.processor = CLIPProcessor.from_pretrained(folder, local_files_only=True, **backend)
-            model = CLIPModel.from_pretrained(folder, local_files_only=True, trust_remote_code=False)
+            folder = local_model(self.model_id)  # ModelNotPresent, with the download command, when absent
+            self.processor = CLIPProcessor.from_pretrained(local_model(self.model_id), local_files_only=True, **backend)
+            model = CLIPModel.from_pretrained(local_model(self.model_id), local_files_only=True,
+                                              trust_remote_code=False)
         except ModelNotPresent:
             raise
         except (OSError, ValueError, KeyError, TypeError) as exc:
@@ -81,7 +82,7 @@ class ClipScorer:
                              f"{str(exc).splitlines()[0] if str(exc) else ''}) — give a folder written by "
                              "save_pretrained holding the model, its tokenizer and image processor, or download "
                              "openai/clip-vit-base-patch32 with `python -m geofidelity_plugin models download "
-                             "openai/clip-vit-base-patch32`") from None
+                             "clip-vit-base-patch32`") from None
         self.folder = Path(folder)
         self._torch = torch
         self.device = device or ("cuda" if torch.cuda.is_available() else "cpu")

@@ -37,6 +37,11 @@ class SegmentInfo:
     driving_side: str
     lon: float
     lat: float
+    country: str = ""  # a city is its name and its country (two Alphas in two countries never mix)
+
+    @property
+    def place(self) -> tuple[str, str]:
+        return self.city, self.country
 
 
 def _rng(seed: int, segment_id: str) -> np.random.Generator:
@@ -52,7 +57,8 @@ def _haversine_m(lon1, lat1, lon2, lat2):
 
 def segment_infos(segments: list[dict]) -> list[SegmentInfo]:
     return [SegmentInfo(s["segment_id"], s["city"], s.get("neighbourhood") or "",
-                        s.get("driving_side") or "", float(s["centroid_lon"]), float(s["centroid_lat"]))
+                        s.get("driving_side") or "", float(s["centroid_lon"]), float(s["centroid_lat"]),
+                        s.get("country_code") or s.get("country") or "")
             for s in segments]
 
 
@@ -74,8 +80,8 @@ def build_galleries(segments: list[dict], seed: int = 0, keep: dict | None = Non
         given = {k: v for k, v in keep.get(target.segment_id, {}).items() if v}
         used = {target.segment_id, *(v for k, v in given.items() if k != SAME_NEIGHBOURHOOD)}
         gallery: dict[str, str | None] = {}
-        same_city = [i for i, s in enumerate(infos) if s.city == target.city and i != t]
-        other_city = [i for i, s in enumerate(infos) if s.city != target.city]
+        same_city = [i for i, s in enumerate(infos) if s.place == target.place and i != t]
+        other_city = [i for i, s in enumerate(infos) if s.place != target.place]
 
         def pick(kind, candidates, nearest=False):
             if kind in given:
