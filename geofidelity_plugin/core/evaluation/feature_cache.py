@@ -345,11 +345,6 @@ class FeatureCache:
         return int(count)
 
 
-def _is_busy(exc: Exception) -> bool:
-    """A lock held by another process for longer than the timeout: not damage."""
-    text = str(exc)
-    return "locked" in text or "busy" in text
-
 
 def _is_damage(exc: Exception) -> bool:
     """The file is not an SQLite database, fails the integrity check or has another schema."""
