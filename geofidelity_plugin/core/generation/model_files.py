@@ -2,10 +2,12 @@
 a local diffusers folder or the Hugging Face cache's snapshot of a hub id."""
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.metadata
 import json
 import os
+import warnings
 from pathlib import Path
 
 from ..errors import InputError
@@ -64,3 +66,44 @@ def version_of(package: str) -> str | None:
         return importlib.metadata.version(package)
     except importlib.metadata.PackageNotFoundError:
         return None
+
+
+def unavailable_message(model_ref: str, folder: Path | None, exc: Exception) -> str:
+    """Why a generator cannot be loaded — and how to get it (the model manager's command first)."""
+    from ..models.registry import find_model
+
+    first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    if folder is not None:
+        return (f"generator folder {folder} cannot be loaded as a diffusers pipeline with safetensors weights — it "
+                f"needs model_index.json and one folder per component, as written by save_pretrained ({first})")
+    offline = any(os.environ.get(v, "") not in ("", "0") for v in ("HF_HUB_OFFLINE", "DIFFUSERS_OFFLINE"))
+    entry = find_model(model_ref)
+    return (f"generator '{model_ref}' is not available{' offline (HF_HUB_OFFLINE is set)' if offline else ''} in "
+            f"the models folder — download it with `python -m geofidelity_plugin models download "
+            f"{entry.name if entry else model_ref}` (in QGIS: GeoFidelity › 0 · Models; gated models need the "
+            f"licence accepted and a token in HF_TOKEN); without internet here, download it on another machine and "
+            f"copy the models folder, or give a local diffusers folder instead of the id. "
+            f"({type(exc).__name__}: {first})")
+
+
+@contextlib.contextmanager
+def quiet_loading(diffusers):
+    """No tqdm bars while loading (they flood a QGIS log), and no warning about the
+    ``torch_dtype`` keyword, which newer diffusers renamed but older ones still need."""
+    try:
+        import transformers
+    except ImportError:  # a pipeline without text encoders from transformers
+        transformers = None
+    bars = []
+    for lib in (diffusers, transformers):
+        logging_utils = getattr(getattr(lib, "utils", None), "logging", None)
+        if logging_utils is not None and logging_utils.is_progress_bar_enabled():
+            logging_utils.disable_progress_bar()
+            bars.append(logging_utils)
+    try:
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message=".*torch_dtype.*deprecated", category=FutureWarning)
+            yield
+    finally:
+        for logging_utils in bars:
+            logging_utils.enable_progress_bar()

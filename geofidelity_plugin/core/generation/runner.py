@@ -3,8 +3,9 @@
 One pipeline call per panel (or per part of it, when the memory plan splits the batch), with a
 list of ``torch.Generator``s, one per image, each seeded with :func:`~.seeds.seed_for`: the seeds
 stay per image, so any single image can be remade alone and a resumed run gives the images of an
-uninterrupted one (identical noise; pixels equal within floating-point rounding of the batched
-matrix products, see docs/memory-plans.md). Before anything loads, the memory plan
+uninterrupted one. On the CPU the denoiser runs image by image inside the batched call
+(:mod:`.batch_forward`), so a panel has the bytes of one call per image; on a GPU the batch is one
+forward, equal within a stated tolerance (docs/memory-plans.md). Before anything loads, the memory plan
 (:mod:`.memory_plan`) decides how the pipeline sits on the device. Images go to the release layout
 ``{out_dir}/{name}/{condition}/{segment_id}/{sample:02d}.jpg`` through an atomic write, and
 each is recorded in the benchmark store as soon as it exists, so a cancelled or killed run
@@ -18,7 +19,6 @@ import inspect
 import json
 import logging
 import os
-import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
@@ -31,10 +31,11 @@ from ..store.store import BenchmarkStore, GeneratedImage
 from ..manifest import build_manifest, write_manifest
 from ..models.resolve import local_model
 from ..progress import Progress, check_cancel
+from .batch_forward import check_mode, forward_label, per_image_forward, splits
 from .component_sizes import generator_sizes
 from .generators import GENERATORS, GeneratorSpec, check_name, check_settings, normalise_dtype
 from .memory_plan import MemoryPlan, apply_plan, choose_plan, device_budget, free_ram
-from .model_files import config_class, local_folder, revision_of, version_of
+from .model_files import config_class, local_folder, quiet_loading, revision_of, unavailable_message, version_of
 from .panel_records import differences, forget_samples, image_key, recorded_key, refuse_mixing
 from .prompts import CONDITIONS
 from .seeds import SEED_SCHEME, seed_for, seed_mode
@@ -67,12 +68,14 @@ class GenerationRunner:
                  resolution: int = 1024, dtype: str = "fp16", device: str | None = None,
                  name: str | None = None, revision: str | None = None, plan: str | None = None,
                  vram_budget: int | None = None, fp8_denoiser: bool = False, precision: str | None = None,
-                 images_per_call: int | None = None):
+                 images_per_call: int | None = None, batch_forward: str | None = None):
         """``dtype``: the model's own (the protocol's table, or what a custom folder states);
         ``precision`` overrides it on every device, whereas without it the CPU runs in float32.
         ``plan`` (one of :data:`~.memory_plan.PLANS`, None: chosen), ``vram_budget`` (bytes, None:
         the device's free memory) and ``fp8_denoiser`` go to :func:`~.memory_plan.choose_plan`;
-        ``images_per_call`` caps the batch it may choose (1: one pipeline call per image)."""
+        ``images_per_call`` caps the batch it may choose (1: one pipeline call per image).
+        ``batch_forward`` (:data:`~.batch_forward.MODES`): ``auto`` evaluates the denoiser image by
+        image on the CPU (bytes equal to one call per image) and as one batch elsewhere."""
         self.model_ref = str(model_id_or_path)
         self.steps, self.guidance, self.resolution, self.dtype = check_settings(steps, guidance, resolution, dtype)
         self.precision = normalise_dtype(precision) if precision not in (None, "", "auto") else None
@@ -85,6 +88,7 @@ class GenerationRunner:
                                             or images_per_call < 1):
             raise InputError(f"images per call must be a whole number ≥ 1, not {images_per_call!r}")
         self.images_per_call = images_per_call
+        self.batch_forward = check_mode(batch_forward)
         self._pipe = None
         self._device = None
         self._torch_dtype = None
@@ -114,11 +118,11 @@ class GenerationRunner:
         if self.folder is None and self.revision:
             kwargs["revision"] = self.revision
         try:
-            with _quiet_loading(diffusers):
+            with quiet_loading(diffusers):
                 pipe = diffusers.DiffusionPipeline.from_pretrained(local_model(source, self.revision),
                                                                    local_files_only=True, **kwargs)
         except (OSError, ValueError) as exc:
-            raise InputError(self._unavailable(exc)) from None
+            raise InputError(unavailable_message(self.model_ref, self.folder, exc)) from None
         plan = self.plan_for(self._plan.requested_batch if self._plan else 1)
         if device.type == "cuda":
             torch.cuda.reset_peak_memory_stats(device)
@@ -154,7 +158,8 @@ class GenerationRunner:
         registered = next((n for n, s in GENERATORS.items() if s.model_id == self.model_ref), self.name)
         folder = self._files()
         if folder is None and registered not in GENERATORS:
-            raise InputError(self._unavailable(FileNotFoundError("model_index.json is not in the local cache")))
+            raise InputError(unavailable_message(self.model_ref, self.folder,
+                                                 FileNotFoundError("model_index.json is not in the local cache")))
         sizes = generator_sizes(registered, folder)
         budget, source = device_budget(device, self.vram_budget) if device.type != "cpu" else (None, "")
         forced = self._plan.plan if self._pipe is not None and self._plan is not None else self.plan_request
@@ -171,20 +176,6 @@ class GenerationRunner:
         import torch
 
         return int(torch.cuda.max_memory_allocated(self._device))
-
-    def _unavailable(self, exc: Exception) -> str:
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        if self.folder is not None:
-            return (f"generator folder {self.folder} cannot be loaded as a diffusers pipeline with "
-                    f"safetensors weights (it needs model_index.json and one folder per component, "
-                    f"as written by save_pretrained): {first}")
-        offline = any(os.environ.get(v, "") not in ("", "0") for v in ("HF_HUB_OFFLINE", "DIFFUSERS_OFFLINE"))
-        return (f"generator '{self.model_ref}' is not available"
-                f"{' offline (HF_HUB_OFFLINE is set)' if offline else ''} and not in the local "
-                f"Hugging Face cache. On a connected machine run `huggingface-cli download "
-                f"{self.model_ref}` (gated models need the licence accepted and a token), then copy "
-                f"the cache (HF_HOME) here or give the downloaded folder's path instead of the id. "
-                f"({type(exc).__name__}: {first})")
 
     # -- metadata ------------------------------------------------------------------------------
     def _files(self) -> Path | None:
@@ -260,7 +251,8 @@ class GenerationRunner:
             refuse_mixing(self.name, rows, samples_of, known, root, store, info, seed_of)
         result = GenerationResult(self.name, requested=len(rows) * samples, memory_plan=plan.to_dict())
         options = {"samples": samples, "base_seed": base_seed, "seed_mode": seed_mode(shared_noise),
-                   "seed_scheme": SEED_SCHEME, "jpeg_quality": JPEG_QUALITY, "images_per_call": plan.batch}
+                   "seed_scheme": SEED_SCHEME, "jpeg_quality": JPEG_QUALITY, "images_per_call": plan.batch,
+                   "batch_forward": forward_label(self.batch_forward, self._placement()[0].type, plan.batch)}
         done = replaced = 0
         if progress is not None:
             progress.info(f"{self.name}: {result.requested} images ({len(rows)} prompts × {samples}), plan "
@@ -330,16 +322,21 @@ class GenerationRunner:
     def _make(self, row, chunk: list[tuple[int, int, Path]], options: dict, store: BenchmarkStore | None,
               progress: Progress | None = None) -> None:
         """One pipeline call for ``chunk`` — ``(sample, seed, target)`` of one panel — with one
-        generator per image, so each image's noise is its own seed's."""
+        generator per image, so each image's noise is its own seed's (and, where
+        :func:`~.batch_forward.splits`, the denoiser evaluated image by image)."""
         import torch
 
         pipe = self.load(progress)
         info = self.model_info()
         generators = [torch.Generator(device=self._device).manual_seed(seed) for _, seed, _ in chunk]
         extra = _cancel_callback(pipe, progress, f"generation with {self.name}")
-        if "use_resolution_binning" in inspect.signature(pipe.__call__).parameters:
+        takes = inspect.signature(pipe.__call__).parameters
+        if "use_resolution_binning" in takes:
             extra["use_resolution_binning"] = False  # the asked size, never a bin's (PixArt-Σ, HunyuanDiT)
-        with torch.inference_mode():
+        if "clean_caption" in takes:  # PixArt-Σ: the prompt as written, whether or not bs4/ftfy are installed
+            extra["clean_caption"] = options["clean_caption"] = False
+        split = splits(self.batch_forward, self._device.type) and len(chunk) > 1
+        with torch.inference_mode(), per_image_forward(pipe, len(chunk)) if split else contextlib.nullcontext():
             output = pipe(prompt=row.prompt, num_inference_steps=self.steps, guidance_scale=self.guidance,
                           height=self.resolution, width=self.resolution, generator=generators,
                           num_images_per_prompt=len(chunk), output_type="pil", **extra)
@@ -366,29 +363,6 @@ class GenerationRunner:
                                       memory_plan=memory))
         if store is not None:
             store.set_meta(f"generation:{self.name}", {"model": info, "options": options, "memory_plan": memory})
-
-
-@contextlib.contextmanager
-def _quiet_loading(diffusers):
-    """No tqdm bars while loading (they flood a QGIS log), and no warning about the
-    ``torch_dtype`` keyword, which newer diffusers renamed but older ones still need."""
-    try:
-        import transformers
-    except ImportError:  # a pipeline without text encoders from transformers
-        transformers = None
-    bars = []
-    for lib in (diffusers, transformers):
-        logging_utils = getattr(getattr(lib, "utils", None), "logging", None)
-        if logging_utils is not None and logging_utils.is_progress_bar_enabled():
-            logging_utils.disable_progress_bar()
-            bars.append(logging_utils)
-    try:
-        with warnings.catch_warnings():
-            warnings.filterwarnings("ignore", message=".*torch_dtype.*deprecated", category=FutureWarning)
-            yield
-    finally:
-        for logging_utils in bars:
-            logging_utils.enable_progress_bar()
 
 
 def _check_row(row) -> None:

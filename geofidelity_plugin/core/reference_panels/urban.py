@@ -126,12 +126,15 @@ class UrbanSceneScorer:
             hint = ("the folder must hold config.json, the weights and the processor files "
                     "(preprocessor/tokenizer configs), as written by save_pretrained")
         else:
-            hint = ("it is not in the local Hugging Face cache and the hub cannot be reached; on "
-                    f"a machine with internet run `hf download {self.model_id}` and copy its "
-                    "cache (HF_HOME) here, or give the path of a folder holding the model and "
-                    "its processor (save_pretrained)")
+            from ..models.registry import find_model
+
+            entry = find_model(self.model_id)
+            hint = ("download it with `python -m geofidelity_plugin models download "
+                    f"{entry.name if entry else self.model_id}` (in QGIS: GeoFidelity › 0 · Models); without "
+                    "internet here, download it on another machine and copy the models folder, or give the "
+                    "path of a folder holding the model and its processor (save_pretrained)")
         return (f"SigLIP model {self.model_id!r} for the urban-scene tier (method §2 filter 4) "
-                f"could not be loaded: {hint}. ({type(exc).__name__}: {first})")
+                f"could not be loaded ({type(exc).__name__}: {first}) — {hint}")
 
     def _tokenize(self):
         config = getattr(self.model.config, "text_config", None)
