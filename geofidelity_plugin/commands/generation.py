@@ -16,9 +16,9 @@ def register(sub) -> None:
                        description="Generators: a registered name — sdxl-base-1.0, sd3.5-large, flux.1-dev, "
                                    "flux.1-schnell, pixart-sigma-xl-1024, hunyuandit-v1.2 (or that model's own hub "
                                    "id), run with the protocol's settings — or a local diffusers folder with "
-                                   "--custom-folder and a name of your choice. Any other hub model: download it to "
-                                   "a folder (huggingface-cli download ID --local-dir FOLDER) and use "
-                                   "--custom-folder FOLDER.")
+                                   "--custom-folder and a name of your choice. Any other hub model: download it "
+                                   "(python -m geofidelity_plugin models download ID; `models list` shows its "
+                                   "folder) and use --custom-folder FOLDER.")
     p.add_argument("--store", required=True)
     p.add_argument("--generator", required=True,
                    help="a registered name, or the name under which a --custom-folder model is recorded")
