@@ -26,7 +26,10 @@ class CoverageAuditAlgorithm(QgsProcessingAlgorithm):
     def shortHelpString(self):  # noqa: N802
         return ("Per segment: images kept, rejected per tier, capped, distinct sequences, capture-year span, "
                 "and the longest stretch of the segment with no kept image within the radius; the uncovered "
-                "stretches are written as a red line layer.")
+                "stretches are written as a red line layer. What the cap cost: the longest stretch without an "
+                "image before the cap (images that passed every tier) and after it (kept images) — "
+                "stretch_before_cap_m and stretch_after_cap_m; images_not_scored counts the images curation "
+                "did not score (the stretch before the cap is then an upper bound).")
 
     def createInstance(self):  # noqa: N802
         return CoverageAuditAlgorithm()

@@ -2,16 +2,18 @@
 backend process (``curate``), where the SigLIP and Mask2Former models load."""
 from __future__ import annotations
 
-from qgis.core import (QgsProcessingAlgorithm, QgsProcessingOutputNumber, QgsProcessingParameterEnum,
-                       QgsProcessingParameterFile, QgsProcessingParameterFileDestination,
-                       QgsProcessingParameterNumber, QgsProcessingParameterString)
+from qgis.core import (QgsProcessingAlgorithm, QgsProcessingOutputNumber, QgsProcessingParameterBoolean,
+                       QgsProcessingParameterEnum, QgsProcessingParameterFile,
+                       QgsProcessingParameterFileDestination, QgsProcessingParameterNumber,
+                       QgsProcessingParameterString)
 
-from .common import advanced, device_or_default, load_backend_layers, option, run_backend, user_errors
+from .common import advanced, device_or_default, flag, load_backend_layers, option, run_backend, user_errors
 
 
 class CuratePanelsAlgorithm(QgsProcessingAlgorithm):
     STORE, AUDIT, SIGLIP, VISTAS, CAP, SEED, OUTPUT = "STORE", "AUDIT_CSV", "SIGLIP_MODEL", "VISTAS_MODEL", "CAP", "SEED", "OUTPUT"
     DEVICE, PRECISION = "DEVICE", "PRECISION"
+    CAP_SPREAD, CAP_BIN, SCORE_ALL = "CAP_SPREAD", "CAP_BIN", "SCORE_ALL"
     #: parameter, ``CurationOptions`` field, label, command-line option (commands/reference_panels.py)
     NUMBERS = (("BUFFER", "buffer_m", "Road buffer (m)", "--buffer"),
                ("SOLAR_MIN", "solar_min_deg", "Minimum solar elevation (°)", "--solar-min"),
@@ -43,14 +45,17 @@ class CuratePanelsAlgorithm(QgsProcessingAlgorithm):
                 "urban scene, 5 Mapillary-Vistas ratios, 6 quality (sharpness, luma, colourfulness, aspect), "
                 "7 duplicates (perceptual hash, thinning per sequence), 8 manual audit (kept in the store, "
                 "settable from a CSV image_id,decision[,segment_id] or the inspector); then a seeded cap per "
-                "segment spread over sequences and dates. Model tiers are skipped with a note when their "
+                "segment, spread first along the segment (bins, each covered bin kept before any gets a second "
+                "image), then over sequences and dates — or, as an option, over sequences and dates only (the "
+                "paper's rule). Images that can no longer change which images are kept are not scored by "
+                "tiers 4–7 (reported as capped, 'not scored'). Model tiers are skipped with a note when their "
                 "weights are unavailable. Kept images become the segments' reference panels.")
 
     def createInstance(self):  # noqa: N802
         return CuratePanelsAlgorithm()
 
     def initAlgorithm(self, config=None):  # noqa: N802
-        from geofidelity_plugin.core.reference_panels.options import PRECISIONS, CurationOptions
+        from geofidelity_plugin.core.reference_panels.options import CAP_SPREADS, PRECISIONS, CurationOptions
 
         d = CurationOptions()
         self.addParameter(QgsProcessingParameterFile(self.STORE, "Benchmark store (.sqlite)", fileFilter="SQLite (*.sqlite)"))
@@ -65,6 +70,20 @@ class CuratePanelsAlgorithm(QgsProcessingAlgorithm):
                                                                     defaultValue=getattr(d, attr))))
         self.addParameter(QgsProcessingParameterNumber(self.CAP, "Images per segment at most", defaultValue=d.cap_per_segment,
                                                        minValue=1))
+        p = QgsProcessingParameterEnum(self.CAP_SPREAD, "Spread of the cap", list(CAP_SPREADS),
+                                       defaultValue=CAP_SPREADS.index(d.cap_spread))
+        p.setHelp("along: bins along the segment first (every covered bin keeps an image before any keeps a "
+                  "second), then sequences and capture dates within a bin; sequences: over sequences and dates "
+                  "only (the paper's rule, which can leave stretches of the street without an image).")
+        self.addParameter(p)
+        self.addParameter(advanced(QgsProcessingParameterNumber(
+            self.CAP_BIN, "Cap bin length along the segment (m)", QgsProcessingParameterNumber.Double,
+            defaultValue=d.cap_bin_m, minValue=1)))
+        p = QgsProcessingParameterBoolean(self.SCORE_ALL, "Score every image (also those the cap cannot keep)",
+                                          defaultValue=False)
+        p.setHelp("Off: tiers 4–7 skip the images that cannot change which images are kept — the kept images "
+                  "are the same. On: every image is scored, and the stretch before the cap is exact.")
+        self.addParameter(advanced(p))
         self.addParameter(QgsProcessingParameterNumber(self.SEED, "Random seed", defaultValue=d.seed, minValue=0))
         self.addParameter(advanced(QgsProcessingParameterString(
             self.DEVICE, "Device of the SigLIP and Mask2Former tiers: cpu, cuda, cuda:N or mps (empty: the GPU "
@@ -80,14 +99,17 @@ class CuratePanelsAlgorithm(QgsProcessingAlgorithm):
     @user_errors
     def processAlgorithm(self, parameters, context, feedback):  # noqa: N802
         """Runs ``curate`` in the backend process (docs/backend-protocol.md)."""
-        from geofidelity_plugin.core.reference_panels.options import PRECISIONS
+        from geofidelity_plugin.core.reference_panels.options import CAP_SPREADS, PRECISIONS
 
         output = self.parameterAsFileOutput(parameters, self.OUTPUT, context)
         args = ["--store", self.parameterAsFile(parameters, self.STORE, context), "--out", output,
                 "--siglip-model", self.parameterAsString(parameters, self.SIGLIP, context) or "",
                 "--vistas-model", self.parameterAsString(parameters, self.VISTAS, context) or "",
                 "--cap", self.parameterAsInt(parameters, self.CAP, context),
-                "--seed", self.parameterAsInt(parameters, self.SEED, context)]
+                "--seed", self.parameterAsInt(parameters, self.SEED, context),
+                "--cap-spread", CAP_SPREADS[self.parameterAsEnum(parameters, self.CAP_SPREAD, context)],
+                "--cap-bin", self.parameterAsDouble(parameters, self.CAP_BIN, context)]
+        flag(args, "--score-all", self.parameterAsBoolean(parameters, self.SCORE_ALL, context))
         for key, attr, _, cli in self.NUMBERS:
             value = self.parameterAsDouble(parameters, key, context)
             args += [cli, int(value) if attr == "phash_radius" else value]

@@ -7,11 +7,11 @@ manifest or project."""
 from __future__ import annotations
 
 from qgis.core import (QgsProcessingAlgorithm, QgsProcessingException, QgsProcessingOutputNumber,
-                       QgsProcessingParameterAuthConfig, QgsProcessingParameterFile,
-                       QgsProcessingParameterFileDestination, QgsProcessingParameterNumber,
-                       QgsProcessingParameterString)
+                       QgsProcessingParameterAuthConfig, QgsProcessingParameterBoolean,
+                       QgsProcessingParameterFile, QgsProcessingParameterFileDestination,
+                       QgsProcessingParameterNumber, QgsProcessingParameterString)
 
-from .common import advanced, load_backend_layers, run_backend, user_errors
+from .common import advanced, flag, load_backend_layers, run_backend, user_errors
 
 
 def token_from_authcfg(authcfg: str) -> str | None:
@@ -39,7 +39,8 @@ TOKEN_ENV = "MAPILLARY_ACCESS_TOKEN"
 class FetchMapillaryAlgorithm(QgsProcessingAlgorithm):
     STORE, SEGMENTS, AUTH, BASE_URL = "STORE", "SEGMENTS", "AUTH", "BASE_URL"
     BUFFER, STEP, WORKERS, RATE, OUTPUT = "BUFFER", "TILE_STEP", "MAX_WORKERS", "REQUESTS_PER_SECOND", "OUTPUT"
-    TIMEOUT = "TIMEOUT"
+    TIMEOUT, SEARCH_PAD, SOLAR_MIN, DOWNLOAD_ALL, REFRESH_BATCH = (
+        "TIMEOUT", "SEARCH_PAD", "SOLAR_MIN", "DOWNLOAD_ALL", "REFRESH_BATCH")
 
     def name(self):
         return "fetch_mapillary"
@@ -57,7 +58,11 @@ class FetchMapillaryAlgorithm(QgsProcessingAlgorithm):
         return ("Searches Mapillary (Graph API v4) in boxes along each segment of the store (about every "
                 "200 m, split when a box comes back full), downloads the 1024 px thumbnails with a bounded "
                 "pool into a cache keyed by image id (checksummed, atomic; a re-run downloads nothing again), "
-                "and records every image as a candidate for curation. Cancel keeps what finished. The token "
+                "and records every image as a candidate for curation. Curation tiers 1–3 (buffer, camera, "
+                "daytime) run on the search results first: the images they rule out are recorded as rejected "
+                "and never downloaded. The boxes reach a padding past the buffer, since an image's GPS and "
+                "computed positions can lie tens of metres apart. Expired thumbnail URLs are renewed in "
+                "batches. Cancel keeps what finished. The token "
                 "comes from the authentication config or MAPILLARY_ACCESS_TOKEN.")
 
     def createInstance(self):  # noqa: N802
@@ -88,6 +93,22 @@ class FetchMapillaryAlgorithm(QgsProcessingAlgorithm):
         self.addParameter(advanced(QgsProcessingParameterNumber(
             self.TIMEOUT, "Seconds to wait for an answer before a request is retried",
             QgsProcessingParameterNumber.Double, defaultValue=o.FETCH_TIMEOUT_S, minValue=1)))
+        p = QgsProcessingParameterNumber(self.SEARCH_PAD, "Search padding past the buffer (m)",
+                                         QgsProcessingParameterNumber.Double, defaultValue=o.FETCH_SEARCH_PAD_M,
+                                         minValue=0)
+        p.setHelp("The search boxes reach this far past the road buffer, so that an image whose computed "
+                  "position lies in the buffer is found even when its GPS position lies this far out.")
+        self.addParameter(advanced(p))
+        self.addParameter(advanced(QgsProcessingParameterNumber(
+            self.SOLAR_MIN, "Minimum solar elevation (°): darker images are not downloaded",
+            QgsProcessingParameterNumber.Double, defaultValue=o.CurationOptions.solar_min_deg,
+            minValue=-90, maxValue=90)))
+        self.addParameter(advanced(QgsProcessingParameterBoolean(
+            self.DOWNLOAD_ALL, "Download every image found (skip curation tiers 1–3 before download)",
+            defaultValue=False)))
+        self.addParameter(advanced(QgsProcessingParameterNumber(
+            self.REFRESH_BATCH, "Image ids per thumbnail-URL renewal request", defaultValue=o.FETCH_REFRESH_BATCH,
+            minValue=1, maxValue=100)))
         self.addParameter(QgsProcessingParameterFileDestination(self.OUTPUT, "Image points", "GeoPackage (*.gpkg)"))
         self.addOutput(QgsProcessingOutputNumber("IMAGES", "Images found"))
         self.addOutput(QgsProcessingOutputNumber("DOWNLOADED", "Images downloaded (not from cache)"))
@@ -102,7 +123,11 @@ class FetchMapillaryAlgorithm(QgsProcessingAlgorithm):
                 "--tile-step", self.parameterAsDouble(parameters, self.STEP, context),
                 "--workers", self.parameterAsInt(parameters, self.WORKERS, context),
                 "--requests-per-second", self.parameterAsDouble(parameters, self.RATE, context),
-                "--timeout", self.parameterAsDouble(parameters, self.TIMEOUT, context)]
+                "--timeout", self.parameterAsDouble(parameters, self.TIMEOUT, context),
+                "--search-pad", self.parameterAsDouble(parameters, self.SEARCH_PAD, context),
+                "--solar-min", self.parameterAsDouble(parameters, self.SOLAR_MIN, context),
+                "--refresh-batch", self.parameterAsInt(parameters, self.REFRESH_BATCH, context)]
+        flag(args, "--download-all", self.parameterAsBoolean(parameters, self.DOWNLOAD_ALL, context))
         segments = self.parameterAsFile(parameters, self.SEGMENTS, context)
         if segments:
             args += ["--segments", segments]
@@ -114,7 +139,8 @@ class FetchMapillaryAlgorithm(QgsProcessingAlgorithm):
         run = run_backend("fetch-mapillary", args, feedback, env={TOKEN_ENV: token} if token else None)
         load_backend_layers(context, run)
         values = run.values
-        feedback.pushInfo(f"images {values.get('IMAGES')}, downloaded {values.get('DOWNLOADED')}, from cache "
+        feedback.pushInfo(f"images {values.get('IMAGES')}, not downloaded (tiers 1–3) {values.get('NOT_DOWNLOADED')}, "
+                          f"downloaded {values.get('DOWNLOADED')}, from cache "
                           f"{values.get('FROM_CACHE')}, failed {values.get('FAILED')}; API requests "
                           f"{values.get('API_REQUESTS')}, image requests {values.get('IMAGE_REQUESTS')}")
         return {self.OUTPUT: run.path("OUTPUT") or output, "IMAGES": values.get("IMAGES", 0),

@@ -334,10 +334,11 @@ def _cap_records():
     return records
 
 
-def test_cap_spreads_over_sequences_and_dates(leuven):
+def test_the_papers_cap_spreads_over_sequences_and_dates(leuven):
     records = _cap_records()
     paths = {r["image_id"]: leuven[0] for r in records}
-    result, rows = run(records, paths, cap_per_segment=30, phash_radius=-1, thinning_m=0)
+    paper = dict(cap_spread="sequences")
+    result, rows = run(records, paths, cap_per_segment=30, phash_radius=-1, thinning_m=0, **paper)
     kept = [r for r in result.rows if r.status == "kept"]
     per_sequence = Counter(r.sequence for r in kept)
     assert len(kept) == 30 and per_sequence["s3"] == 4
@@ -347,9 +348,9 @@ def test_cap_spreads_over_sequences_and_dates(leuven):
     assert Counter(r.status for r in result.rows)["capped"] == len(records) - 30
     assert all("over the cap of 30" in r.reason for r in result.rows if r.status == "capped")
 
-    again, _ = run(list(reversed(records)), paths, cap_per_segment=30, phash_radius=-1, thinning_m=0)
+    again, _ = run(list(reversed(records)), paths, cap_per_segment=30, phash_radius=-1, thinning_m=0, **paper)
     assert sorted(again.kept()) == sorted(result.kept())
-    other, _ = run(records, paths, cap_per_segment=30, phash_radius=-1, thinning_m=0, seed=7)
+    other, _ = run(records, paths, cap_per_segment=30, phash_radius=-1, thinning_m=0, seed=7, **paper)
     assert sorted(other.kept()) != sorted(result.kept())
 
 

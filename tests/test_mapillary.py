@@ -443,7 +443,9 @@ def test_expired_url_is_queried_again_once(fake, sleeps, tmp_path):
     fake.expire_first = True
     client, result = fetch_all(fake, sleeps, tmp_path)
     assert len(result.paths) == 24 and result.failed == {}
-    assert fake.counts["image_expired"] == 24 and fake.counts["entity"] == 24
+    # renewed once each, the ids refused together asked for in one request
+    assert fake.counts["image_expired"] == 24 and fake.counts["batch_id"] == 24
+    assert fake.counts["entity"] == 0 and fake.counts["batch"] < 24
     assert fake.counts["image"] == 48
     assert fake.auth_headers.count(f"OAuth {TOKEN}") == fake.counts["api"]
 
@@ -452,7 +454,8 @@ def test_url_with_a_past_oe_is_renewed_before_any_download(fake, sleeps, tmp_pat
     fake.stale_oe = True
     _, result = fetch_all(fake, sleeps, tmp_path)
     assert len(result.paths) == 24
-    assert fake.counts["entity"] == 24 and fake.counts["image"] == 24
+    assert fake.counts["batch"] == 1 and fake.counts["batch_id"] == 24  # one request for all 24
+    assert fake.counts["entity"] == 0 and fake.counts["image"] == 24
 
 
 def test_url_refused_even_after_renewal_is_a_failure_not_an_exception(fake, sleeps, tmp_path):
@@ -462,7 +465,7 @@ def test_url_refused_even_after_renewal_is_a_failure_not_an_exception(fake, slee
     _, result = fetch_all(fake, sleeps, tmp_path, failure_budget=None)
     assert result.paths == {} and len(result.failed) == 24
     assert all("HTTP 403" in reason for reason in result.failed.values())
-    assert fake.counts["entity"] == 24 and fake.counts["image"] == 48
+    assert fake.counts["batch_id"] == 24 and fake.counts["image"] == 48
     assert not list((tmp_path / "images").rglob("*.jpg"))
 
 
@@ -473,7 +476,7 @@ def test_renewal_that_needs_less_data_is_retried(fake, sleeps, tmp_path):
     fake.server_error = {"error": {"message": "Please reduce the amount of data you're asking "
                                    "for, then retry your request", "code": 1}}
     result = client.download(records)
-    assert len(result.paths) == 3 and fake.counts["entity"] == 3
+    assert len(result.paths) == 3 and fake.counts["batch_id"] == 3
     assert sleeps.total == pytest.approx(1.0)
 
 

@@ -41,6 +41,19 @@ def register(sub) -> None:
     p.add_argument("--base-url", help=f"Graph API base URL (default {o.DEFAULT_BASE_URL})")
     p.add_argument("--timeout", type=float, default=o.FETCH_TIMEOUT_S,
                    help="seconds to wait for an answer before a request is retried (default %(default)s)")
+    p.add_argument("--search-pad", type=float, default=o.FETCH_SEARCH_PAD_M,
+                   help="the search boxes reach this far past the buffer, m, so that an image whose computed "
+                        "position is in the buffer is found even when its GPS position lies that far out "
+                        "(default %(default)s)")
+    p.add_argument("--solar-min", type=float, default=d.solar_min_deg,
+                   help="curation tier 3 before download: images taken with the sun lower than this (degrees) "
+                        "are not downloaded (default %(default)s)")
+    p.add_argument("--download-all", action="store_true",
+                   help="download every image found, without running curation tiers 1–3 (buffer, camera, "
+                        "daytime) on the search results first")
+    p.add_argument("--refresh-batch", type=int, default=o.FETCH_REFRESH_BATCH,
+                   help="image ids per request renewing expired thumbnail URLs; 1: one image at a time "
+                        "(default %(default)s)")
     p.add_argument("-q", "--quiet", action="store_true")
     p.set_defaults(func=cmd_fetch_mapillary)
 
@@ -54,6 +67,15 @@ def register(sub) -> None:
         p.add_argument(flag, dest=attr, type=argparse_number(rule) if rule else float, default=getattr(d, attr),
                        help=f"{text} (default %(default)s)")
     p.add_argument("--cap", type=int, default=d.cap_per_segment, help="images per segment at most (default %(default)s)")
+    p.add_argument("--cap-spread", choices=o.CAP_SPREADS, default=d.cap_spread,
+                   help="how the cap spreads a segment's images: 'along' — bins along the segment first, then "
+                        "sequences and dates within a bin; 'sequences' — over sequences and dates (the paper's "
+                        "rule) (default %(default)s)")
+    p.add_argument("--cap-bin", type=argparse_number("positive"), default=d.cap_bin_m,
+                   help="length of the position bins of the 'along' cap, m (default %(default)s)")
+    p.add_argument("--score-all", action="store_true",
+                   help="score tiers 4–7 on every image, also those that cannot change which images the 'along' "
+                        "cap keeps (same kept images; every measure, and the exact stretch before the cap)")
     p.add_argument("--seed", type=argparse_number("seed"), default=d.seed, help="random seed, ≥ 0 (default %(default)s)")
     p.add_argument("--device", help="device of the SigLIP and Mask2Former tiers: cpu, cuda, cuda:N or mps "
                                     "(default: CUDA when present)")
@@ -91,27 +113,51 @@ def cmd_fetch_mapillary(args) -> int:
     check_number(args.requests_per_second, "--requests-per-second (Graph API requests per second)",
                  example="--requests-per-second 10")
     check_number(args.timeout, "--timeout (seconds to wait for an answer)", example="--timeout 30")
+    check_number(args.search_pad, "--search-pad (m past the buffer)", inclusive=True, example="--search-pad 50")
+    check_number(args.solar_min, "--solar-min (degrees)", minimum=-90, inclusive=True, maximum=90,
+                 example="--solar-min 20")
+    check_number(args.refresh_batch, "--refresh-batch (image ids per URL renewal request)", minimum=1,
+                 inclusive=True, maximum=100, integer=True, example="--refresh-batch 50")
     inputs = {"the benchmark store (--store)": args.store, "the segments GeoPackage (--segments)": args.segments}
     out = check_output_file(args.out, "image points GeoPackage", inputs=inputs) if args.out else None
+    manifest = check_output_file(_manifest_path(out), "fetch run manifest", inputs=inputs) if out else None
     token = token_from_env()
     check_store_has_a_source(args.store, args.segments)
     segments = read_segments_checked(args.segments) if args.segments else None
     client = MapillaryClient(token, base_url=args.base_url or DEFAULT_BASE_URL, max_workers=args.workers,
-                             requests_per_second=args.requests_per_second, timeout_s=args.timeout)
+                             requests_per_second=args.requests_per_second, timeout_s=args.timeout,
+                             refresh_batch=int(args.refresh_batch))
     progress = progress_for("fetch Mapillary", args.quiet)
     try:
         with client, BenchmarkStore(args.store) as store:
             if segments:
                 load_segments_gpkg(store, segments)
             client.cache_dir = store.root / "mapillary"
-            totals = fetch_store(store, client, args.buffer, args.tile_step, progress)
+            totals = fetch_store(store, client, args.buffer, args.tile_step, progress, search_pad_m=args.search_pad,
+                                 prefilter=not args.download_all, solar_min_deg=args.solar_min)
             if out:
                 write_images_gpkg(out, store.candidates())
+                _write_fetch_manifest(manifest, store, args, totals, client, out)
     finally:
         progress.close()
     print(", ".join(f"{k}: {v}" for k, v in totals.items()))
     _fetch_events(args, out, totals, client)
     return 0
+
+
+def _write_fetch_manifest(path, store, args, totals: dict, client, out) -> None:
+    """The run manifest beside the image points: the options (search padding, the tiers run before
+    download), the totals and the requests sent."""
+    from ..core.manifest import build_manifest, write_manifest
+
+    options = {"buffer_m": args.buffer, "tile_step_m": args.tile_step, "search_pad_m": args.search_pad,
+               "prefilter_tiers_1_to_3": not args.download_all, "solar_min_deg": args.solar_min,
+               "refresh_batch": args.refresh_batch, "workers": args.workers,
+               "requests_per_second": args.requests_per_second, "timeout_s": args.timeout,
+               "base_url": client.base_url}
+    requests = {"api": client.api_requests, "image": client.image_requests}
+    write_manifest(path, build_manifest("fetch_mapillary", options, inputs={"store": str(store.path)},
+                                        outputs={"totals": totals, "gpkg": str(out)}, requests=requests))
 
 
 def _store_property(store) -> dict:
@@ -129,6 +175,7 @@ def _fetch_events(args, out, totals: dict, client) -> None:
     events.value("DOWNLOADED", totals["downloaded"])
     for key in ("segments", "from_cache", "failed"):
         events.value(key.upper(), totals[key])
+    events.value("NOT_DOWNLOADED", totals.get("not_downloaded", 0))
     events.value("API_REQUESTS", client.api_requests)
     events.value("IMAGE_REQUESTS", client.image_requests)
 
@@ -145,7 +192,8 @@ def cmd_curate(args) -> int:
     check_number(args.cap, "--cap (images per segment at most)", minimum=1, inclusive=True, integer=True,
                  example="--cap 65")
     options = CurationOptions(siglip_model=args.siglip_model or None, vistas_model=args.vistas_model or None,
-                              cap_per_segment=args.cap, seed=args.seed, device=check_device(args.device),
+                              cap_per_segment=args.cap, cap_spread=args.cap_spread, cap_bin_m=args.cap_bin,
+                              score_all=args.score_all, seed=args.seed, device=check_device(args.device),
                               precision=args.precision,
                               **{attr: getattr(args, attr) for _, attr, _, _ in CURATION_NUMBERS})
     options.validate()
@@ -165,6 +213,7 @@ def cmd_curate(args) -> int:
         progress.close()
     _report_notes(result.notes)
     print(f"curation: {result.counts()}")
+    _report_stretches(result)
     _curation_events(args, out, manifest, result)
     return 0
 
@@ -178,9 +227,22 @@ def _write_curation_manifest(path, store, options, result, out) -> None:
     from ..core.manifest import build_manifest, write_manifest
 
     manifest = build_manifest("curate_panels", options.as_dict(), inputs={"store": str(store.path)},
-                              outputs={"counts": result.counts(), "gpkg": str(out)}, models=[result.models],
-                              notes=result.notes, tier_state=result.tier_state)
+                              outputs={"counts": result.counts(), "not_scored": result.not_scored(),
+                                       "segments": result.segments, "gpkg": str(out)},
+                              models=[result.models], notes=result.notes, tier_state=result.tier_state)
     write_manifest(path, manifest)
+
+
+def _report_stretches(result) -> None:
+    """Per segment whose cap dropped images, the longest stretch without an image before and
+    after the cap (an upper bound before it when some images were not scored)."""
+    for sid, s in sorted(result.segments.items(), key=lambda item: str(item[0])):
+        if s["passed"] <= s["kept"] and not s["not_scored"]:
+            continue
+        before = f"{'≤ ' if s['not_scored'] else ''}{s['stretch_before_cap_m']:.0f} m"
+        unscored = f", {s['not_scored']} not scored" if s["not_scored"] else ""
+        print(f"{sid}: longest stretch without an image {before} before the cap, {s['stretch_after_cap_m']:.0f} m "
+              f"after ({s['kept']} kept of {s['passed']} that passed every tier{unscored})")
 
 
 def _report_notes(notes: list[str]) -> None:
@@ -204,6 +266,7 @@ def _curation_events(args, out, manifest, result) -> None:
     counts = result.counts()
     events.value("KEPT", counts.get("kept", 0))
     events.value("COUNTS", counts)
+    events.value("NOT_SCORED", result.not_scored())
 
 
 def cmd_coverage(args) -> int:
@@ -223,7 +286,9 @@ def cmd_coverage(args) -> int:
     finally:
         progress.close()
     for c in coverage:
-        print(f"{c.segment_id}: {c.images_kept} kept, {c.sequences} sequences, longest gap {c.longest_gap_m:.0f} m")
+        print(f"{c.segment_id}: {c.images_kept} kept, {c.sequences} sequences, longest gap {c.longest_gap_m:.0f} m; "
+              f"longest stretch without an image {c.stretch_before_cap_m:.0f} m before the cap, "
+              f"{c.stretch_after_cap_m:.0f} m after")
     print(f"coverage layers → {out}")
     _coverage_events(args, out, coverage)
     return 0

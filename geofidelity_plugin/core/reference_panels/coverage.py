@@ -6,6 +6,12 @@ as lines so they can be drawn in red.
 The line is sampled every ``step_m`` metres in a local metric frame; a sample is covered when a
 kept image lies within ``radius_m`` of it (a k-d tree query); gaps are maximal runs of
 uncovered samples.
+
+What the cap cost: the longest stretch of the segment without an image (images projected onto
+the line, :func:`.cap.longest_stretch`) among the images that passed every tier — before the
+cap — and among the kept ones — after it. Images whose tiers 4–7 were not scored (lazy
+curation) count in neither, so "before" is then an upper bound; ``images_not_scored`` says how
+many there were.
 """
 from __future__ import annotations
 
@@ -19,6 +25,8 @@ from shapely.geometry import LineString
 from shapely.ops import substring
 
 from ..selection.geodesy import LocalFrame
+from .cap import longest_stretch
+from .metadata import SegmentGeometry, valid_position
 
 
 @dataclass
@@ -35,6 +43,9 @@ class SegmentCoverage:
     longest_gap_m: float
     uncovered_fraction: float
     gaps: list[LineString] = field(default_factory=list)  # lon/lat
+    stretch_before_cap_m: float = 0.0
+    stretch_after_cap_m: float = 0.0
+    images_not_scored: int = 0
 
     def attributes(self) -> dict:
         out = {"segment_id": self.segment_id, "length_m": round(self.length_m, 1),
@@ -43,7 +54,10 @@ class SegmentCoverage:
                "year_min": self.year_min, "year_max": self.year_max,
                "year_span": (self.year_max - self.year_min + 1) if self.year_min is not None else 0,
                "longest_gap_m": round(float(self.longest_gap_m), 1),
-               "uncovered_fraction": round(float(self.uncovered_fraction), 4)}
+               "uncovered_fraction": round(float(self.uncovered_fraction), 4),
+               "stretch_before_cap_m": round(float(self.stretch_before_cap_m), 1),
+               "stretch_after_cap_m": round(float(self.stretch_after_cap_m), 1),
+               "images_not_scored": self.images_not_scored}
         for tier in range(1, 9):
             out[f"rejected_tier{tier}"] = self.rejected_by_tier.get(tier, 0)
         return out
@@ -55,10 +69,26 @@ def _year(ms) -> int | None:
     return _dt.datetime.fromtimestamp(int(ms) / 1000, tz=_dt.timezone.utc).year
 
 
+def _scored(row: dict) -> bool:
+    return bool((row.get("measures") or {}).get("scored", True))
+
+
+def cap_stretches(line_lonlat, rows: list[dict]) -> tuple[float, float]:
+    """Longest stretch without an image before the cap (kept, or capped after scoring) and
+    after it (kept)."""
+    geometry = SegmentGeometry(line_lonlat)
+    along = {id(r): geometry.locate(r["lon"], r["lat"])[1] for r in rows
+             if valid_position(r.get("lon"), r.get("lat"))}
+    before = [along[id(r)] for r in rows if id(r) in along and (
+        r.get("status") == "kept" or (r.get("status") == "capped" and _scored(r)))]
+    after = [along[id(r)] for r in rows if id(r) in along and r.get("status") == "kept"]
+    return longest_stretch(before, geometry.length_m), longest_stretch(after, geometry.length_m)
+
+
 def segment_coverage(segment_id: str, line_lonlat: LineString, rows: list[dict], radius_m: float = 30.0,
                      step_m: float = 1.0) -> SegmentCoverage:
     """``rows``: curation rows of this segment with ``status``, ``tier``, ``lon``, ``lat``,
-    ``sequence`` and ``captured_at_ms``."""
+    ``sequence``, ``captured_at_ms`` and (from curation) ``measures``."""
     c = line_lonlat.centroid
     frame = LocalFrame(c.x, c.y)
     line = frame.line_to_metric(list(line_lonlat.coords))
@@ -90,10 +120,12 @@ def segment_coverage(segment_id: str, line_lonlat: LineString, rows: list[dict],
             gaps.append(frame.geometry_to_lonlat(substring(line, start, end)))
         i = j + 1
     years = [y for y in (_year(r.get("captured_at_ms")) for r in kept) if y is not None]
+    before, after = cap_stretches(line_lonlat, rows)
     return SegmentCoverage(
         segment_id, line.length, len(kept), len(rejected),
         dict(Counter(int(r["tier"]) for r in rejected if r.get("tier") is not None)),
         sum(1 for r in rows if r.get("status") == "capped"),
         len({r.get("sequence") for r in kept if r.get("sequence")}),
         min(years) if years else None, max(years) if years else None, longest,
-        min(1.0, uncovered / line.length) if line.length else 1.0, gaps)
+        min(1.0, uncovered / line.length) if line.length else 1.0, gaps, before, after,
+        sum(1 for r in rows if not _scored(r)))

@@ -36,8 +36,9 @@ from .api_errors import UNREACHED_ATTEMPTS, api_failure_message, connection_fail
 from .breaker import FAILURE_BUDGET, FailureBreaker
 from .thumbnails import (DownloadResult, ThumbnailFailed, download_thumbnails,
                          retry_after_seconds)
-from .options import DEFAULT_BASE_URL  # noqa: F401 (public here too)
+from .options import DEFAULT_BASE_URL, FETCH_REFRESH_BATCH  # noqa: F401 (public here too)
 from .records import ImageRecord, SkippedItems  # noqa: F401 (public here too)
+from .renewal import checked_url
 from .stopping import AbortableAdapter, stop_pool
 from .throttle import TokenBucket  # noqa: F401 (public here too)
 from .tiles import Box, split_box, tiles_along
@@ -93,7 +94,8 @@ class MapillaryClient:
     retrying every image; ``None`` or ``0`` tries every image. An API that has not answered once
     in this run — unreachable, or connected but silent for ``timeout_s`` — is tried only twice (a
     wrong URL, a missing network or a hung server does not heal in a back-off). Items of a search
-    answer whose fields are unusable are skipped and counted in :attr:`skipped`.
+    answer whose fields are unusable are skipped and counted in :attr:`skipped`. Expired
+    thumbnail URLs are renewed ``refresh_batch`` ids per request (:mod:`.renewal`; 1: one by one).
     """
 
     def __init__(self, token: str, base_url: str = DEFAULT_BASE_URL, limit: int = MAX_LIMIT,
@@ -102,7 +104,8 @@ class MapillaryClient:
                  max_workers: int = 16, session: requests.Session | None = None,
                  sleep: Callable[[float], None] = time.sleep, seed: int | None = None,
                  jitter: float = 0.25, max_split_depth: int = 6,
-                 failure_budget: int | None = FAILURE_BUDGET):
+                 failure_budget: int | None = FAILURE_BUDGET,
+                 refresh_batch: int = FETCH_REFRESH_BATCH):
         self._token = (token or "").strip()
         if not self._token.isascii():  # never echo it: it is a secret, even when mistyped
             raise InputError(f"the Mapillary access token contains non-ASCII characters (a letter "
@@ -123,6 +126,7 @@ class MapillaryClient:
                              " max_retries >= 0 and timeout_s > 0")
         self.base_url = base_url.rstrip("/")
         self.limit, self.max_workers = int(limit), int(max_workers)
+        self.refresh_batch = max(1, int(refresh_batch))
         self.max_split_depth = int(max_split_depth)
         self.max_retries, self.backoff_s, self.timeout_s = max_retries, backoff_s, float(timeout_s)
         self.cache_dir = Path(cache_dir) if cache_dir is not None else None
@@ -384,10 +388,24 @@ class MapillaryClient:
             raise
         except RemoteServiceError as failure:
             raise ThumbnailFailed(str(failure), "api") from None
-        url = payload.get("thumb_1024_url")
-        if not isinstance(url, str) or not url:
-            raise ThumbnailFailed("Mapillary has no thumbnail URL for this image", "no_url")
-        if not url.lower().startswith(("http://", "https://")):
-            raise ThumbnailFailed(f"Mapillary gave a thumbnail URL that is not http(s) "
-                                  f"({self.redact(url)[:60]})", "no_url")
-        return url
+        return checked_url(payload.get("thumb_1024_url"), self.redact)
+
+    def fresh_thumb_urls(self, image_ids: list[str], stopped: Callable[[], bool]) -> dict[str, str]:
+        """Newly signed thumbnail URLs of several images in one request,
+        ``GET /images?image_ids=…&fields=id,thumb_1024_url`` (:mod:`.renewal`). Ids missing from
+        the answer, or given no usable URL, are left out: they are asked for alone."""
+        wanted = set(image_ids)
+        payload = self._api_get("/images", {"image_ids": ",".join(image_ids), "fields": "id,thumb_1024_url"},
+                                stopped, f"thumbnail URL request for {len(image_ids)} images")
+        items = payload.get("data")
+        if not isinstance(items, list):
+            raise RemoteServiceError("Mapillary answered a thumbnail URL request without a 'data' list")
+        out = {}
+        for item in items:
+            image_id = str(item.get("id")) if isinstance(item, dict) else None
+            if image_id in wanted:
+                try:
+                    out[image_id] = checked_url(item.get("thumb_1024_url"), self.redact)
+                except ThumbnailFailed:
+                    pass
+        return out

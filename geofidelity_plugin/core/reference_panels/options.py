@@ -17,6 +17,17 @@ FETCH_TILE_STEP_M = 200.0      # box spacing along the segment, m
 FETCH_WORKERS = 16             # parallel downloads
 FETCH_REQUESTS_PER_SECOND = 10.0
 FETCH_TIMEOUT_S = 30.0         # seconds to wait for an answer before a request is retried
+#: search boxes reach this far past the road buffer: Mapillary does not say whether a bbox search
+#: matches the computed (SfM) or the GPS position, and the two can lie tens of metres apart, so
+#: an image whose computed position is in the buffer is found even when its GPS is this far out
+FETCH_SEARCH_PAD_M = 50.0
+FETCH_REFRESH_BATCH = 50       # image ids per thumbnail-URL renewal request (/images?image_ids=…)
+
+# -- cap per segment (method §2 "Cap") --------------------------------------------------------
+#: "along": position bins along the segment first, then sequences and dates within a bin (the
+#: decided default); "sequences": round robin over sequences and dates (the paper's rule)
+CAP_SPREADS = ("along", "sequences")
+CAP_BIN_M = 25.0               # length of a position bin of the "along" cap, m
 
 # -- coverage audit ---------------------------------------------------------------------------
 COVERAGE_RADIUS_M = 30.0
@@ -78,6 +89,9 @@ class CurationOptions:
     phash_radius: int = 6
     thinning_m: float = 5.0
     cap_per_segment: Optional[int] = 65
+    cap_spread: str = "along"      # CAP_SPREADS
+    cap_bin_m: float = CAP_BIN_M
+    score_all: bool = False        # False: tiers 4–7 skip images that cannot change the kept set
     seed: int = 0
     batch_size: int = 8
     device: Optional[str] = None
@@ -102,5 +116,10 @@ class CurationOptions:
                                  f"of {list(ATTRIBUTES)} joined by '+'")
         if self.cap_per_segment is not None and self.cap_per_segment < 1:
             raise InputError(f"cap_per_segment must be ≥ 1 or None, not {self.cap_per_segment}")
+        if self.cap_spread not in CAP_SPREADS:
+            raise InputError(f"cap spread {self.cap_spread!r} is not one of {', '.join(CAP_SPREADS)} — use "
+                             "'along' (bins along the segment, the default) or 'sequences' (the paper's rule)")
+        check_number("cap bin length (--cap-bin; 'Cap bin length (m)' in QGIS)", self.cap_bin_m, "positive",
+                     "--cap-bin 25")
         check_number("random seed (--seed; 'Random seed' in QGIS)", self.seed, "seed", "--seed 0")
         check_precision(self.precision, "precision (--precision; 'Precision' in QGIS)")

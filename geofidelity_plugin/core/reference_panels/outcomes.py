@@ -13,7 +13,7 @@ TIER_NAMES = {1: "buffer", 2: "not_panoramic", 3: "daytime", 4: "siglip_urban",
 MEASURES = ("buffer_distance_m", "is_pano", "camera_type", "solar_elevation_deg",
             "siglip_p_street", "siglip_top1", *[f"ratio_{a}" for a in ATTRIBUTES],
             "laplacian_var", "luma", "colourfulness", "aspect", "phash", "dup_cluster",
-            "dup_hamming", "sequence_gap_m")
+            "dup_hamming", "sequence_gap_m", "along_m", "cap_bin")
 
 
 @dataclass
@@ -32,13 +32,14 @@ class CurationRow:
     reason: str = ""
     tiers: dict = field(default_factory=dict)
     measures: dict = field(default_factory=dict)
+    scored: bool = True  # False: tiers 4–7 not scored, as they could not change the kept images
 
     def as_dict(self) -> dict:
         """Flat record with a fixed set of columns (for a CSV or a layer)."""
         out = {k: getattr(self, k) for k in ("image_id", "segment_id", "sequence",
                                              "captured_at_ms", "lon", "lat", "status", "tier")}
         out["tier_name"] = TIER_NAMES.get(self.tier) if self.tier else None
-        out.update(reason=self.reason, audit=self.audit)
+        out.update(reason=self.reason, audit=self.audit, scored=self.scored)
         out.update({f"tier{k}_{n}": self.tiers.get(k) for k, n in TIER_NAMES.items()})
         out.update({m: self.measures.get(m) for m in MEASURES})
         return out
@@ -46,13 +47,15 @@ class CurationRow:
 
 @dataclass
 class CurationResult:
-    """Every row, the notes (skipped tiers), the options used and the models' descriptions."""
+    """Every row, the notes (skipped tiers), the options used, the models' descriptions and,
+    per segment, the longest stretches without an image before and after the cap."""
 
     rows: list
     notes: list
     options: dict
     tier_state: dict  # tier number -> 'ran' | 'skipped'
     models: dict = field(default_factory=dict)
+    segments: dict = field(default_factory=dict)  # segment id -> stretches and counts
 
     def kept(self, segment_id=None) -> list:
         return [r.image_id for r in self.rows if r.status == "kept"
@@ -62,3 +65,7 @@ class CurationResult:
         """Number of rows per outcome: 'kept', 'capped', 'tier1' … 'tier8'."""
         return dict(Counter(f"tier{r.tier}" if r.status == "rejected" else r.status
                             for r in self.rows))
+
+    def not_scored(self) -> int:
+        """Images whose tiers 4–7 were not scored (lazy curation, :mod:`.lazy`)."""
+        return sum(1 for r in self.rows if not r.scored)

@@ -7,7 +7,8 @@ either a trusted pair or something that is fetched again — never a half image 
 run trusts; a cached file that fails the check is deleted and fetched again, with a warning.
 Downloads run on a bounded thread pool; progress and cancel checks stay on the calling thread,
 which is all a QGIS task or the CLI needs. The client's :class:`.breaker.FailureBreaker` stops
-the downloads when the CDN fails image after image the same way.
+the downloads when the CDN fails image after image the same way. Expired URLs are renewed in
+batches (:mod:`.renewal`).
 """
 from __future__ import annotations
 
@@ -31,6 +32,7 @@ from ..errors import Cancelled
 from ..progress import Progress, check_cancel
 from .api_errors import connection_failure
 from .breaker import FailureBreaker
+from .renewal import EXPIRY_MARGIN_S, UrlRenewer
 
 if TYPE_CHECKING:
     from .mapillary import ImageRecord, MapillaryClient
@@ -93,11 +95,12 @@ def retry_after_seconds(header: str | None) -> float | None:
     return min(max(stamp - time.time(), 0.0), _MAX_RETRY_AFTER_S)
 
 
-def url_expired(url: str) -> bool:
-    """Whether a CDN URL's ``oe`` parameter (hex expiry, epoch seconds) lies in the past."""
+def url_expired(url: str, margin_s: float = 0.0) -> bool:
+    """Whether a CDN URL's ``oe`` parameter (hex expiry, epoch seconds) lies in the past, or
+    less than ``margin_s`` seconds ahead."""
     value = parse_qs(urlsplit(url).query).get("oe", [""])[0]
     try:
-        return int(value, 16) < time.time()
+        return int(value, 16) < time.time() + margin_s
     except ValueError:
         return False
 
@@ -170,10 +173,18 @@ def download_thumbnails(client: "MapillaryClient", records: Iterable["ImageRecor
     breaker = getattr(client, "breaker", None) or FailureBreaker(None)
     if breaker.tripped.is_set():
         breaker.reset()
+    renewer = UrlRenewer(client)
+    stale = [r.image_id for r in unique if (not r.thumb_url or url_expired(r.thumb_url, EXPIRY_MARGIN_S))
+             and not image_path(root, r.image_id).exists()]
+    try:
+        renewed = renewer.prefetch(stale, lambda: progress is not None and progress.is_canceled())
+    except Cancelled as cancelled:
+        cancelled.result = result
+        raise
     stop, abort = threading.Event(), threading.Event()
     pool = cf.ThreadPoolExecutor(client.max_workers, thread_name_prefix="mapillary-image")
-    jobs = {pool.submit(_fetch_one, client, r, root, stop, abort, breaker, result.repaired):
-            r.image_id for r in unique}
+    jobs = {pool.submit(_fetch_one, client, r, root, stop, abort, breaker, result.repaired, renewer,
+                        renewed.get(r.image_id)): r.image_id for r in unique}
     pending = set(jobs)
     try:
         while pending:
@@ -239,9 +250,10 @@ def _collect(client: "MapillaryClient", job: cf.Future, image_id: str,
 
 def _fetch_one(client: "MapillaryClient", record: "ImageRecord", root: Path,
                stop: threading.Event, abort: threading.Event, breaker: FailureBreaker,
-               repaired: list) -> tuple[Path, bool]:
-    """``(path, from_cache)``; an expired URL is replaced once by a freshly queried one. Every
-    failure is reported to ``breaker``; once it trips, no further request is made."""
+               repaired: list, renewer: UrlRenewer, renewed: str | None = None) -> tuple[Path, bool]:
+    """``(path, from_cache)``; an expired URL is replaced once by a freshly queried one
+    (``renewed`` when it was renewed before the downloads). Every failure is reported to
+    ``breaker``; once it trips, no further request is made."""
     target = image_path(root, record.image_id)
     if cached_image_ok(target):
         return target, True
@@ -262,7 +274,7 @@ def _fetch_one(client: "MapillaryClient", record: "ImageRecord", root: Path,
 
     def renew() -> str:
         try:
-            return client.fresh_thumb_url(record.image_id, stopped)
+            return renewer.renew(record.image_id, stopped)
         except ThumbnailFailed as failure:
             breaker.failure(failure.kind)
             raise
@@ -271,7 +283,7 @@ def _fetch_one(client: "MapillaryClient", record: "ImageRecord", root: Path,
             raise
 
     check()
-    url, requeried = record.thumb_url, False
+    url, requeried = (renewed, True) if renewed else (record.thumb_url, False)
     if not url or url_expired(url):
         url, requeried = renew(), True
     attempt, last, kind = 0, "no answer", "other"

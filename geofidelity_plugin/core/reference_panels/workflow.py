@@ -1,6 +1,8 @@
 """Stage 2 against the benchmark store (method §2): fetch Mapillary images along every
 segment, curate them through tiers 1–8 and the cap, audit coverage. Each segment's results are
 committed as soon as they are done, so a cancelled run keeps what finished and a re-run resumes.
+The fetch runs the metadata tiers 1–3 (:mod:`.metadata`) on the search results and downloads only
+the images that pass them.
 """
 from __future__ import annotations
 
@@ -17,6 +19,8 @@ from ..progress import NullProgress, Progress, SubProgress, check_cancel
 from .breaker import advice
 from .coverage import SegmentCoverage, segment_coverage
 from .inputs import check_number
+from .metadata import SegmentGeometry, metadata_verdict
+from .options import FETCH_BUFFER_M, FETCH_SEARCH_PAD_M, FETCH_TILE_STEP_M, CurationOptions
 from .thumbnails import image_path
 
 #: What a user does about a fetch that did not get every image.
@@ -52,22 +56,34 @@ def _segment_lines(store: BenchmarkStore) -> dict:
     return lines
 
 
-def fetch_store(store: BenchmarkStore, client, buffer_m: float = 30.0, step_m: float = 200.0,
-                progress: Progress | None = None) -> dict:
+def fetch_store(store: BenchmarkStore, client, buffer_m: float = FETCH_BUFFER_M,
+                step_m: float = FETCH_TILE_STEP_M, progress: Progress | None = None,
+                search_pad_m: float = FETCH_SEARCH_PAD_M, prefilter: bool = True,
+                solar_min_deg: float = CurationOptions.solar_min_deg) -> dict:
     """Search and download the images along every segment into the store's candidates.
 
-    Each segment's candidates are stored as soon as it is done, failed downloads included (with
-    their reason), so a re-run resumes. The fetch fails with :class:`RemoteServiceError` — naming
-    the segments and the likely cause — when the client's failure budget stopped the downloads
-    (:mod:`.breaker`) or a segment with candidates got no image at all; some failed images are
-    only a warning."""
+    The search boxes reach ``search_pad_m`` past the buffer (GPS and computed positions can lie
+    that far apart, and Mapillary does not say which one a box search matches). With
+    ``prefilter``, curation tiers 1–3 (buffer ``buffer_m``, camera, solar elevation ≥
+    ``solar_min_deg``) run on the search results first: an image they reject is stored as a
+    rejected candidate and never downloaded. Each segment's candidates are stored as soon as it
+    is done, failed downloads included (with their reason), so a re-run resumes. The fetch fails
+    with :class:`RemoteServiceError` — naming the segments and the likely cause — when the
+    client's failure budget stopped the downloads (:mod:`.breaker`) or a segment with images to
+    download got none; some failed images are only a warning."""
     progress = progress or NullProgress()
     check_number(buffer_m, "the road buffer (m)")
     check_number(step_m, "the box spacing along the segment (m)", minimum=10, inclusive=True)
+    check_number(search_pad_m, "the search padding past the buffer (m)", inclusive=True)
+    check_number(solar_min_deg, "the minimum solar elevation (°)", minimum=-90, inclusive=True, maximum=90)
     lines = _segment_lines(store)
+    rules = CurationOptions(buffer_m=buffer_m, solar_min_deg=solar_min_deg) if prefilter else None
+    store.set_meta("fetch_options", {"buffer_m": buffer_m, "tile_step_m": step_m, "search_pad_m": search_pad_m,
+                                     "prefilter": prefilter, "solar_min_deg": solar_min_deg,
+                                     "perspective_camera_types": list(CurationOptions.perspective_camera_types)})
     skipped = getattr(client, "skipped", None)
     try:
-        totals = _fetch_segments(store, client, lines, buffer_m, step_m, progress)
+        totals = _fetch_segments(store, client, lines, buffer_m + search_pad_m, step_m, rules, progress)
         unusable = skipped.total() if skipped is not None else 0
     finally:  # the skipped API items are reported even when the fetch fails
         for message in skipped.drain() if skipped is not None else ():
@@ -79,32 +95,58 @@ def fetch_store(store: BenchmarkStore, client, buffer_m: float = 30.0, step_m: f
     return totals
 
 
-def _fetch_segments(store: BenchmarkStore, client, lines: dict, buffer_m: float, step_m: float,
-                    progress: Progress) -> dict:
+def _candidate(sid: str, record, path=None, status="fetched", tier=None, reason=None, measures=None) -> dict:
+    return {"segment_id": sid, "image_id": record.image_id, "lon": record.lon, "lat": record.lat,
+            "captured_at_ms": record.captured_at_ms, "compass_angle": record.compass_angle,
+            "sequence": record.sequence, "image_path": str(path) if path else None, "status": status,
+            "tier": tier, "reason": reason, "record": asdict(record), "measures": measures or {}}
+
+
+def _ruled_out(line, records, rules) -> dict:
+    """Curation tiers 1–3 of ``records`` (:func:`.metadata.metadata_verdict`): the failures,
+    by image id; nothing when ``rules`` is None."""
+    if rules is None:
+        return {}
+    geometry, out = SegmentGeometry(line), {}
+    for r in records:
+        verdict = metadata_verdict(geometry, r.lon, r.lat, r.is_pano, r.camera_type, r.captured_at_ms, rules)
+        if verdict.tier is not None:
+            out[r.image_id] = verdict
+    return out
+
+
+def _fetch_segments(store: BenchmarkStore, client, lines: dict, reach_m: float, step_m: float,
+                    rules, progress: Progress) -> dict:
     folder = store.root / "mapillary" / "images"
-    totals = {"segments": 0, "images": 0, "downloaded": 0, "from_cache": 0, "failed": 0}
+    totals = {"segments": 0, "images": 0, "downloaded": 0, "from_cache": 0, "failed": 0, "not_downloaded": 0}
     kinds: Counter = Counter()
     empty, repaired, examples = [], [], {}
     ordered = sorted(lines.items())
     for i, (sid, line) in enumerate(ordered):
         check_cancel(progress, "fetching Mapillary images")
         part = SubProgress(progress, 100.0 * i / len(lines), 100.0 * (i + 1) / len(lines))
-        records = client.images_along(line, buffer_m=buffer_m + 10.0, step_m=step_m,
+        records = client.images_along(line, buffer_m=reach_m, step_m=step_m,
                                       progress=SubProgress(part, 0, 30), segment_id=sid)
-        result = client.download(records, folder, progress=SubProgress(part, 30, 100))
+        ruled_out = _ruled_out(line, records, rules)
+        wanted = [r for r in records if r.image_id not in ruled_out]
+        result = client.download(wanted, folder, progress=SubProgress(part, 30, 100))
         rows = []
         for r in records:
-            path = result.paths.get(r.image_id)
-            rows.append({"segment_id": sid, "image_id": r.image_id, "lon": r.lon, "lat": r.lat,
-                         "captured_at_ms": r.captured_at_ms, "compass_angle": r.compass_angle,
-                         "sequence": r.sequence, "image_path": str(path) if path else None,
-                         "status": "fetched" if path else "download_failed",
-                         "reason": result.failed.get(r.image_id), "record": asdict(r)})
+            path, verdict = result.paths.get(r.image_id), ruled_out.get(r.image_id)
+            if verdict is not None:
+                rows.append(_candidate(sid, r, status="rejected", tier=verdict.tier,
+                                       reason=f"{verdict.reason} (tier {verdict.tier}: not downloaded)",
+                                       measures=dict(verdict.measures, along_m=verdict.along_m)))
+            else:
+                rows.append(_candidate(sid, r, path, "fetched" if path else "download_failed",
+                                       reason=result.failed.get(r.image_id)))
         store.put_candidates(rows)
-        progress.info(f"{sid}: {len(records)} images ({result.downloaded} downloaded, "
-                      f"{result.from_cache} cached, {len(result.failed)} failed)")
+        progress.info(f"{sid}: {len(records)} images ({len(ruled_out)} ruled out by tiers 1–3 before any "
+                      f"download, {result.downloaded} downloaded, {result.from_cache} cached, "
+                      f"{len(result.failed)} failed)")
         totals["segments"] += 1
         totals["images"] += len(records)
+        totals["not_downloaded"] += len(ruled_out)
         totals["downloaded"] += result.downloaded
         totals["from_cache"] += result.from_cache
         totals["failed"] += len(result.failed)
@@ -113,8 +155,8 @@ def _fetch_segments(store: BenchmarkStore, client, lines: dict, buffer_m: float,
             if kind != "skipped":
                 kinds[kind] += 1
                 examples.setdefault(kind, f"image {image_id}: {result.failed[image_id]}")
-        if records and not result.paths:
-            empty.append(f"{sid} ({len(records)} candidates)")
+        if wanted and not result.paths:
+            empty.append(f"{sid} ({len(wanted)} candidates)")
         stopped = getattr(result, "stopped", None)
         if stopped:
             raise RemoteServiceError(_stopped_message(stopped, empty, [s for s, _ in ordered[i + 1:]]))
@@ -210,7 +252,7 @@ def curate_store(store: BenchmarkStore, options=None, audit_csv: str | Path | No
     if not fetched:
         raise InputError(f"the benchmark store {store.path} has no fetched images — run "
                          "fetch-mapillary ('Fetch Mapillary images' in QGIS) first")
-    check_thumbnails(store, fetched, progress)
+    check_thumbnails(store, [c for c in fetched if c["image_path"]], progress)
     unknown = [image_id for image_id, decision, segment_id in audit_rows
                if store.set_candidate_audit(image_id, decision, segment_id) == 0]
     if unknown:
@@ -221,6 +263,7 @@ def curate_store(store: BenchmarkStore, options=None, audit_csv: str | Path | No
     paths = {c["image_id"]: Path(c["abs_path"]) for c in candidates if c["abs_path"]}
     audit = {c["image_id"]: c["audit"] for c in candidates if c["audit"]}
     result = curate(records, lines, paths, options, audit, urban_scorer, ratio_model, progress)
+    _warn_not_downloaded(store, result, paths, progress)
     by_key = {(c["segment_id"], c["image_id"]): c for c in candidates}
     updates, kept = [], {}
     for row in result.rows:
@@ -237,6 +280,23 @@ def curate_store(store: BenchmarkStore, options=None, audit_csv: str | Path | No
         check_cancel(progress, "writing reference panels")
         store.replace_segment_references(sid, kept.get(sid, []))
     return result
+
+
+def _warn_not_downloaded(store: BenchmarkStore, result, paths: dict, progress: Progress) -> None:
+    """Images that pass tiers 1–3 under the curation's options but that the fetch, with
+    stricter ones, ruled out and never downloaded: they fail the first pixel tier, so say how
+    to get them."""
+    missed = [r for r in result.rows if all(r.tiers.get(t) == "pass" for t in (1, 2, 3))
+              and r.image_id not in paths]
+    fetch = store.meta("fetch_options") or {}
+    if not missed or not fetch.get("prefilter"):
+        return
+    o = result.options
+    progress.warning(f"{len(missed)} image(s) pass tiers 1–3 with these options but were not downloaded: the fetch "
+                     f"ruled them out with its own (buffer {fetch.get('buffer_m')} m, solar elevation ≥ "
+                     f"{fetch.get('solar_min_deg')}°), e.g. {missed[0].image_id} — run fetch-mapillary again with "
+                     f"--buffer {o['buffer_m']:g} --solar-min {o['solar_min_deg']:g} (it downloads only those), "
+                     "then curate again")
 
 
 def check_thumbnails(store: BenchmarkStore, fetched: list[dict], progress: Progress) -> None:
