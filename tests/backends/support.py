@@ -57,15 +57,25 @@ def integrity(path: Path) -> list:
         db.close()
 
 
-def gone(pid: int) -> bool:
-    """True when neither the process nor any member of its process group is left."""
-    for probe in (os.kill, os.killpg):
-        try:
-            probe(pid, 0)
-        except ProcessLookupError:
-            continue
-        return False
-    return True
+def gone(pid: int, within_s: float = 5.0) -> bool:
+    """True when neither the process nor any member of its process group is left, allowing
+    ``within_s`` for members that were signalled with it to finish exiting (a member that has just
+    died is still counted until the system reaps it; one that ignores the signal stays and fails)."""
+    deadline = time.monotonic() + within_s
+    while True:
+        left = False
+        for probe in (os.kill, os.killpg):
+            try:
+                probe(pid, 0)
+            except ProcessLookupError:
+                continue
+            left = True
+            break
+        if not left:
+            return True
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
 
 
 class RecordingFeedback(QgsProcessingFeedback):
