@@ -74,6 +74,7 @@ demo: setup
 
 screenshots: demo
 	env -u QT_QPA_PLATFORM xvfb-run -a -s "-screen 0 1600x1000x24" $(PY) scripts/screenshots.py demo_output docs/screenshots
+	env -u QT_QPA_PLATFORM xvfb-run -a -s "-screen 0 1600x1000x24" $(PY) scripts/screenshot_mfp.py docs/screenshots
 
 bench: setup
 	$(PY) benchmarks/run_all.py
@@ -94,6 +95,7 @@ lock: $(STAMPS)/system
 
 styles: venv
 	$(PY) scripts/make_styles.py
+	$(PY) scripts/make_mfp_styles.py
 
 model: venv
 	$(PY) scripts/make_model.py

@@ -102,6 +102,14 @@ def run_demo(out_dir: str | Path) -> dict[str, Path]:
     evaluation = _step("geofidelity:evaluate", {
         "STORE": str(store), "FEATURE_MODEL": str(DEMO_FEATURE_MODEL), "OUTPUT_FOLDER": str(out_dir / "evaluation"),
         "MODEL": "stand-in:crops", "CONDITION": "L1", "CLIP_MODEL": str(clip)}, context, feedback)
+    from .core.geodiv.standin import make_standin_vlm
+
+    # GeoDiv: Vendi on the real offline embeddings; VDI/SEVI from a tiny random VLM (a stand-in)
+    geodiv = _step("geofidelity:geodiv", {
+        "STORE": str(store), "VQA_MODEL": str(make_standin_vlm(out_dir / "models" / "geodiv-vlm-STAND-IN")),
+        "FEATURE_MODEL": str(DEMO_FEATURE_MODEL), "GROUP_BY": "model,condition,city", "PER_GROUP": 3,
+        "BATCH_SIZE": 32, "CONVERGENCE": True, "OUTPUT_FOLDER": str(out_dir / "evaluation" / "geodiv")},
+        context, feedback)
     report = _step("geofidelity:report", {"EVALUATION_FOLDER": str(out_dir / "evaluation")}, context, feedback)
     project = write_project(out_dir / "geofidelity_demo.qgz", [
         (f"{segments}|layername=segments", "GeoFidelity segments", "segments_by_class.qml"),
@@ -113,4 +121,5 @@ def run_demo(out_dir: str | Path) -> dict[str, Path]:
             "manifest": Path(result["MANIFEST"]), "store": store, "tables": Path(evaluation["TABLES"]),
             "scores": Path(evaluation["PER_PANEL_CSV"]), "eval_manifest": Path(evaluation["MANIFEST"]),
             "report": Path(report["OUTPUT"]), "coverage": Path(coverage["OUTPUT"]),
+            "geodiv": Path(geodiv["GROUPS"]),
             "project": project}

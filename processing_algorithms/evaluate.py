@@ -8,6 +8,7 @@ from qgis.core import (QgsProcessingAlgorithm, QgsProcessingOutputFile, QgsProce
                        QgsProcessingParameterString)
 
 from .common import advanced, device_or_default, flag, load_backend_layers, option, run_backend, user_errors
+from .ray_option import PARAMETER as RAY_CLUSTER, add_ray_option, ray_parameter
 
 MODES = ["panel", "image"]
 PROTOCOL_CHOICES = ["paper — the paper's formulas (method §6)",
@@ -100,6 +101,7 @@ class EvaluateAlgorithm(QgsProcessingAlgorithm):
         self.addParameter(advanced(QgsProcessingParameterBoolean(
             self.EXACT, "Decode JPEGs at full size (slower; default decodes at a reduced scale ≥ the resize target)",
             defaultValue=False)))
+        self.addParameter(ray_parameter())
         self.addParameter(QgsProcessingParameterFolderDestination(self.OUTPUT, "Output folder"))
         self.addOutput(QgsProcessingOutputVectorLayer("SEGMENT_SCORES", "Per-segment scores"))
         self.addOutput(QgsProcessingOutputFile("PER_PANEL_CSV", "Per-panel scores (CSV)"))
@@ -132,6 +134,7 @@ class EvaluateAlgorithm(QgsProcessingAlgorithm):
         flag(args, "--l2-normalise", self.parameterAsBool(parameters, self.L2, context))
         flag(args, "--anchors-only", self.parameterAsBool(parameters, self.ANCHORS_ONLY, context))
         flag(args, "--exact-decode", self.parameterAsBool(parameters, self.EXACT, context))
+        add_ray_option(args, self.parameterAsString(parameters, RAY_CLUSTER, context))
         run = run_backend("evaluate", args, feedback)
         load_backend_layers(context, run)
         values = run.values

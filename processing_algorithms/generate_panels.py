@@ -9,6 +9,7 @@ from qgis.core import (QgsProcessingAlgorithm, QgsProcessingException, QgsProces
                        QgsProcessingParameterString)
 
 from .common import advanced, device_or_default, flag, option, run_backend, user_errors
+from .ray_option import PARAMETER as RAY_CLUSTER, add_ray_option, ray_parameter
 
 
 class GeneratePanelsAlgorithm(QgsProcessingAlgorithm):
@@ -91,6 +92,7 @@ class GeneratePanelsAlgorithm(QgsProcessingAlgorithm):
         self.addParameter(advanced(QgsProcessingParameterFile(
             self.OUT, "Generations folder (empty: 'generations' beside the store)", optional=True,
             behavior=QgsProcessingParameterFile.Folder)))
+        self.addParameter(ray_parameter())
         self.addOutput(QgsProcessingOutputNumber("GENERATED", "Images generated"))
         self.addOutput(QgsProcessingOutputNumber("KEPT", "Images already there (resumed)"))
         self.addOutput(QgsProcessingOutputFolder("GENERATIONS", "Folder of the generator's images"))
@@ -130,6 +132,7 @@ class GeneratePanelsAlgorithm(QgsProcessingAlgorithm):
         option(args, "--vram-budget", self.parameterAsString(parameters, self.VRAM_BUDGET, context).strip())
         flag(args, "--fp8-denoiser", self.parameterAsBool(parameters, self.FP8, context))
         flag(args, "--force", self.parameterAsBool(parameters, self.FORCE, context))
+        add_ray_option(args, self.parameterAsString(parameters, RAY_CLUSTER, context))
         run = run_backend("generate", args, feedback)
         values = run.values
         feedback.pushInfo(f"{values.get('GENERATED')} images generated, {values.get('KEPT')} kept from earlier runs, "

@@ -10,6 +10,8 @@ from .fetch_mapillary import FetchMapillaryAlgorithm
 from .generate_panels import GeneratePanelsAlgorithm, ImportGeneratedAlgorithm
 from .evaluate import EvaluateAlgorithm
 from .import_release import ImportReleaseAlgorithm
+from .geodiv import GeoDivAlgorithm
+from .map_fidelity import MapFidelityAlgorithm
 from .models import ModelsAlgorithm
 from .report import ReportAlgorithm
 from .select_segments import SelectSegmentsAlgorithm
@@ -27,6 +29,9 @@ class GeoFidelityProvider(QgsProcessingProvider):
         from .backend_settings import register_processing_settings
 
         self._settings = register_processing_settings(self)
+        from .ray_option import register_ray_setting
+
+        self._settings += register_ray_setting(self)  # removed with the others in unload()
         self.refreshAlgorithms()
         return True
 
@@ -40,7 +45,8 @@ class GeoFidelityProvider(QgsProcessingProvider):
         for alg in (SelectSegmentsAlgorithm(), FetchMapillaryAlgorithm(), CuratePanelsAlgorithm(),
                     CoverageAuditAlgorithm(), GeneratePanelsAlgorithm(), ImportGeneratedAlgorithm(),
                     BuildGalleriesAlgorithm(), ImportReleaseAlgorithm(),
-                    EvaluateAlgorithm(), ReportAlgorithm(), ModelsAlgorithm()):
+                    EvaluateAlgorithm(), ReportAlgorithm(), MapFidelityAlgorithm(), ModelsAlgorithm(),
+                    GeoDivAlgorithm()):
             self.addAlgorithm(alg)
 
     def id(self):

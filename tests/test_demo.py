@@ -50,6 +50,9 @@ def test_demo_outputs(qgis_app, tmp_path, helsinki_pbf):
     assert sum(0.15 < u < 0.7 for u in fractions) >= len(fractions) - 1  # a loop street may close its gap
     report = (tmp_path / "evaluation" / "report.html").read_text()
     assert "STAND-IN DATA" in report and str(tmp_path / "evaluation" / "report.html") in out.stdout
+    # GeoDiv: Vendi on the real embeddings, VDI/SEVI from a tiny VQA stand-in, in the report
+    groups = (tmp_path / "evaluation" / "geodiv" / "geodiv_groups.csv").read_text().splitlines()
+    assert len(groups) > 2 and 'id="geodiv"' in report
     # the CLIP check, fed by the demo's tiny random CLIP and labelled as such
     assert "| 80 | tiny-random-clip-STAND-IN |" in tables
     assert (tmp_path / "evaluation" / "report_figures" / "clip.png").stat().st_size > 10_000

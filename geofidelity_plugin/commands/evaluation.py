@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from ..core.option_checks import argparse_number
 from .progress import progress_for
+from .ray_options import add_ray_arguments, ray_address
 
 
 def register(sub) -> None:
@@ -53,6 +54,7 @@ def register(sub) -> None:
     p.add_argument("--lock-timeout", type=argparse_number("non-negative"), default=60.0, metavar="SECONDS",
                    help="how long to wait for a store or feature cache that another run is using "
                         "(default %(default)g)")
+    add_ray_arguments(p, "embed the images")
     p.add_argument("-q", "--quiet", action="store_true")
     p.set_defaults(func=cmd_evaluate)
 
@@ -71,7 +73,8 @@ def cmd_evaluate(args) -> int:
                              semantic_model=args.semantic_model, layer_model=args.model,
                              layer_condition=args.condition, batch_size=args.batch_size, device=args.device,
                              fast_jpeg_decode=not args.exact_decode, progress=progress,
-                             lock_timeout_s=args.lock_timeout, clip_model=args.clip_model)
+                             lock_timeout_s=args.lock_timeout, clip_model=args.clip_model,
+                             ray=ray_address(args), ray_workers=args.ray_workers)
     finally:
         progress.close()
     r = run.result

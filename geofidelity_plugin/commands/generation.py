@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from ..core.option_checks import argparse_number
 from .progress import progress_for
+from .ray_options import add_ray_arguments, generation_call, report_generation
 
 
 def register(sub) -> None:
@@ -58,6 +59,7 @@ def register(sub) -> None:
                         "revision, scheduler, steps, guidance, resolution, dtype, device type, fp8/tiling, prompt, "
                         "seed); without it such a run is refused, so that no panel mixes two runs")
     p.add_argument("--out", help="generations folder (default: <store folder>/generations)")
+    add_ray_arguments(p, "generate the panels")
     p.add_argument("-q", "--quiet", action="store_true")
     p.set_defaults(func=cmd_generate)
 
@@ -85,11 +87,12 @@ def cmd_generate(args) -> int:
     progress = progress_for(f"generate {args.generator}", args.quiet)
     try:
         with BenchmarkStore(args.store, create=False) as store:
-            result, skipped = generate_store(store, args.generator, args.samples, args.seed, args.shared_noise,
-                                             args.conditions, templates, custom, args.device, args.out, progress,
-                                             plan=args.plan, vram_budget=args.vram_budget,
-                                             fp8_denoiser=args.fp8_denoiser, precision=args.precision,
-                                             force=args.force)
+            generate, on_ray = generation_call(args, generate_store)  # --ray: the same run on a Ray cluster
+            result, skipped = generate(store, args.generator, args.samples, args.seed, args.shared_noise,
+                                       args.conditions, templates, custom, args.device, args.out, progress,
+                                       plan=args.plan, vram_budget=args.vram_budget,
+                                       fp8_denoiser=args.fp8_denoiser, precision=args.precision,
+                                       force=args.force, **on_ray)
             generations = store.root / "generations"
     finally:
         progress.close()
@@ -100,6 +103,7 @@ def cmd_generate(args) -> int:
         print(f"memory plan {plan['plan']} ({plan['batch']} image(s) per call, predicted peak "
               f"{plan['predicted_peak_gib']} GiB, numerics {plan['numerics']}): {plan['reason']}")
     _generation_events(result, skipped, args.out or generations)
+    report_generation(result)
     return 0
 
 

@@ -62,11 +62,33 @@ def segment_infos(segments: list[dict]) -> list[SegmentInfo]:
             for s in segments]
 
 
+class _SortedPool:
+    """Segments in segment-id order (input order must not matter); the k-th one left after
+    excluding a few in O(excluded), so a gallery never scans every segment (linear overall)."""
+
+    def __init__(self, members: list[int], infos: list[SegmentInfo]):
+        self.order = sorted(members, key=lambda i: infos[i].segment_id)
+        self.position = {i: p for p, i in enumerate(self.order)}
+
+    def kth(self, k: int, excluded: set[int]) -> int:
+        j = k
+        for p in sorted(self.position[i] for i in excluded if i in self.position):
+            if p > j:
+                break
+            j += 1
+        return self.order[j]
+
+    def size(self, excluded: set[int]) -> int:
+        return len(self.order) - sum(1 for i in excluded if i in self.position)
+
+
 def build_galleries(segments: list[dict], seed: int = 0, keep: dict | None = None) -> dict[str, dict[str, str | None]]:
     """Return ``segment_id → {kind: negative segment_id or None}`` for every retained segment.
 
     ``keep`` holds galleries to respect (e.g. the published release's own ``neg_*`` ids): its
-    non-empty entries are used as they are and only missing kinds are filled.
+    non-empty entries are used as they are and only missing kinds are filled. Each target
+    looks only at its own city; the other-city draws pick the k-th of a sorted pool with the
+    target's city left out, so the cost grows linearly with the number of segments.
     """
     infos = segment_infos(segments)
     if len({i.segment_id for i in infos}) != len(infos):
@@ -74,14 +96,22 @@ def build_galleries(segments: list[dict], seed: int = 0, keep: dict | None = Non
     keep = keep or {}
     lon = np.array([i.lon for i in infos])
     lat = np.array([i.lat for i in infos])
+    index = {info.segment_id: i for i, info in enumerate(infos)}
+    by_place: dict[tuple[str, str], list[int]] = {}
+    by_side: dict[str, list[int]] = {}
+    for i, info in enumerate(infos):
+        by_place.setdefault(info.place, []).append(i)
+        by_side.setdefault(info.driving_side, []).append(i)
+    everyone = _SortedPool(list(range(len(infos))), infos)
+    sides = {side: _SortedPool(members, infos) for side, members in by_side.items()}
     out: dict[str, dict[str, str | None]] = {}
     for t, target in enumerate(infos):
         rng = _rng(seed, target.segment_id)
         given = {k: v for k, v in keep.get(target.segment_id, {}).items() if v}
         used = {target.segment_id, *(v for k, v in given.items() if k != SAME_NEIGHBOURHOOD)}
         gallery: dict[str, str | None] = {}
-        same_city = [i for i, s in enumerate(infos) if s.place == target.place and i != t]
-        other_city = [i for i, s in enumerate(infos) if s.place != target.place]
+        city = by_place[target.place]
+        same_city = [i for i in city if i != t]
 
         def pick(kind, candidates, nearest=False):
             if kind in given:
@@ -100,12 +130,25 @@ def build_galleries(segments: list[dict], seed: int = 0, keep: dict | None = Non
             gallery[kind] = infos[choice].segment_id
             used.add(infos[choice].segment_id)
 
+        def pick_other_city(kind, pool: _SortedPool):
+            """A random segment of ``pool`` outside the target's city and not yet used."""
+            if kind in given:
+                gallery[kind] = given[kind]
+                return
+            excluded = set(city) | {index[u] for u in used if u in index}
+            size = pool.size(excluded)
+            if size == 0:
+                gallery[kind] = None
+                return
+            choice = pool.kth(int(rng.integers(size)), excluded)
+            gallery[kind] = infos[choice].segment_id
+            used.add(infos[choice].segment_id)
+
         pick(NEAREST_SAME_CITY, same_city, nearest=True)
         pick(SAME_CITY_OTHER_NEIGHBOURHOOD,
              [i for i in same_city if infos[i].neighbourhood != target.neighbourhood])
-        pick(SAME_DRIVING_SIDE_OTHER_CITY,
-             [i for i in other_city if infos[i].driving_side == target.driving_side])
-        pick(RANDOM_OTHER_CITY, other_city)
+        pick_other_city(SAME_DRIVING_SIDE_OTHER_CITY, sides[target.driving_side])
+        pick_other_city(RANDOM_OTHER_CITY, everyone)
         # the strict negative is chosen apart: it may repeat a main-gallery segment
         strict_pool = [i for i in same_city if target.neighbourhood and infos[i].neighbourhood == target.neighbourhood]
         if SAME_NEIGHBOURHOOD in given:

@@ -58,12 +58,16 @@ def panel_groups(panels: PanelStack) -> list[tuple[np.ndarray, np.ndarray]]:
 
     ``panels`` is a stacked ``(P, m, D)`` array or a sequence of ``(m_i, D)`` arrays. Returns
     ``(row_indices, stack)`` pairs so that batched results can be written back in input order.
+    A stacked float32 array (e.g. a memory-mapped feature cache) is passed through as it is:
+    the batched functions convert it to float64 chunk by chunk (:func:`float64_chunks`).
     """
     if isinstance(panels, np.ndarray) and panels.ndim == 3:
         if panels.shape[0] == 0 or panels.shape[1] == 0:
             raise ValueError("generated panels are empty; pass at least one image per panel.")
-        stack = _as_panel(panels.reshape(-1, panels.shape[-1]), "generated panels")
-        return [(np.arange(panels.shape[0]), stack.reshape(panels.shape))]
+        if panels.dtype not in (np.float32, np.float64):
+            panels = _as_panel(panels.reshape(-1, panels.shape[-1]),
+                               "generated panels").reshape(panels.shape)
+        return [(np.arange(panels.shape[0]), panels)]
     arrays = [_as_panel(p, f"generated panel {i}") for i, p in enumerate(panels)]
     if not arrays:
         raise ValueError("no generated panels given; pass at least one panel.")
@@ -71,6 +75,34 @@ def panel_groups(panels: PanelStack) -> list[tuple[np.ndarray, np.ndarray]]:
     for i, array in enumerate(arrays):
         by_size.setdefault(array.shape, []).append(i)
     return [(np.asarray(rows), np.stack([arrays[i] for i in rows])) for rows in by_size.values()]
+
+
+#: generated images converted to float64 at a time (bounds the memory of a metric pass)
+CHUNK_IMAGES = 1 << 14
+
+
+def float64_chunks(stack: np.ndarray, order: np.ndarray, chunk_images: int = CHUNK_IMAGES):
+    """Yield ``(positions, panels)``: ``order`` in runs of at most ``chunk_images`` images,
+    each run's panels copied to float64 (and checked finite) — never the whole stack at once.
+
+    The yielded array is one buffer reused from run to run (fresh memory costs page faults on
+    every run): use it before asking for the next run, never keep it.
+    """
+    step = max(1, min(int(chunk_images) // max(1, stack.shape[1]), len(order)))
+    buffer = np.empty((step,) + stack.shape[1:])
+    gathered = None if stack.dtype == np.float64 else np.empty((step,) + stack.shape[1:], stack.dtype)
+    for start in range(0, len(order), step):
+        positions = order[start:start + step]
+        part = buffer[:len(positions)]
+        if gathered is None:
+            np.take(stack, positions, axis=0, out=part)
+        else:
+            np.take(stack, positions, axis=0, out=gathered[:len(positions)])
+            np.copyto(part, gathered[:len(positions)])
+        if not np.all(np.isfinite(part)):
+            raise ValueError("generated panels hold NaN or infinite values; recompute those "
+                             "embeddings.")
+        yield positions, part
 
 
 # --------------------------------------------------------------------------- single panel
@@ -142,13 +174,25 @@ def median_heuristic_gamma(reference_embeddings, sample_size: int = GAMMA_SAMPLE
     whole run; never fit it per panel. Zero distances (the same image assigned to two
     segments) are left out.
     """
-    if not isinstance(reference_embeddings, np.ndarray):
-        reference_embeddings = np.concatenate([_as_panel(p, "reference panel")
-                                               for p in reference_embeddings])
-    pool = _as_panel(reference_embeddings, "reference_embeddings")
+    if isinstance(reference_embeddings, np.ndarray):
+        panels = [reference_embeddings]
+        name = "reference_embeddings"
+    else:  # pooled without copying: only the sampled rows are read (and made float64)
+        panels = list(reference_embeddings)
+        name = "reference panel"
+    for p in panels:
+        if np.ndim(p) != 2 or len(p) == 0:
+            _as_panel(p, name)  # raises with the message for a malformed panel
+    offsets = np.concatenate([[0], np.cumsum([len(p) for p in panels])])
     rng = np.random.default_rng(seed)
-    take = min(int(sample_size), len(pool))
-    sample = pool[np.sort(rng.choice(len(pool), size=take, replace=False))]
+    take = min(int(sample_size), int(offsets[-1]))
+    picked = np.sort(rng.choice(int(offsets[-1]), size=take, replace=False))
+    owner = np.searchsorted(offsets, picked, side="right") - 1
+    sample = np.empty((take, np.shape(panels[0])[1]))
+    for s in np.unique(owner):
+        where = owner == s
+        sample[where] = np.asarray(panels[s])[picked[where] - offsets[s]]
+    sample = _as_panel(sample, name)
     sq = np.einsum("ij,ij->i", sample, sample)
     upper = np.triu_indices(take, 1)
     d2 = (sq[:, None] + sq[None, :] - 2.0 * sample @ sample.T)[upper]
@@ -231,20 +275,33 @@ class ReferenceSet:
 
     @classmethod
     def from_panels(cls, reference_panels: Sequence[np.ndarray], gamma: float) -> "ReferenceSet":
+        """Float32 panels (embeddings read from the feature cache) are kept as float32 and
+        turned into float64 panel by panel where they are used, so every result is the same as
+        from float64 copies while the run holds half the memory."""
         gamma = _check_gamma(gamma)
-        panels = [_as_panel(p, f"reference panel {i}") for i, p in enumerate(reference_panels)]
+        panels = []
+        for i, p in enumerate(reference_panels):
+            array = np.asarray(p)
+            if array.dtype != np.float32 or array.ndim != 2 or array.shape[0] == 0:
+                array = _as_panel(array, f"reference panel {i}")  # float32 is checked below
+            panels.append(array)
         if not panels:
             raise ValueError("no reference panels given; pass one (images × features) array "
                              "per segment.")
         offsets = np.concatenate([[0], np.cumsum([len(p) for p in panels])])
         embeddings = np.concatenate(panels)
-        sq_norms = np.einsum("ij,ij->i", embeddings, embeddings)
-        means = np.stack([p.mean(axis=0) for p in panels])
-        self_kernel = np.empty(len(panels))
-        self_unbiased = np.full(len(panels), np.nan)
-        diversity = np.zeros(len(panels))
-        for s, p in enumerate(panels):
-            sq = sq_norms[offsets[s]:offsets[s + 1]]
+        del panels
+        n_panels = len(offsets) - 1
+        sq_norms = np.empty(len(embeddings))
+        means = np.empty((n_panels, embeddings.shape[1]))
+        self_kernel = np.empty(n_panels)
+        self_unbiased = np.full(n_panels, np.nan)
+        diversity = np.zeros(n_panels)
+        for s in range(n_panels):
+            p = _as_panel(embeddings[offsets[s]:offsets[s + 1]], f"reference panel {s}")
+            sq = np.einsum("ij,ij->i", p, p)
+            sq_norms[offsets[s]:offsets[s + 1]] = sq
+            means[s] = p.mean(axis=0)
             gram = p @ p.T
             d2 = np.clip(sq[:, None] + sq[None, :] - 2.0 * gram, 0.0, None)
             np.fill_diagonal(d2, 0.0)
@@ -260,6 +317,16 @@ class ReferenceSet:
                 diversity[s] = 1.0 - (cos.sum() - np.trace(cos)) / (n * (n - 1))
         return cls(gamma, embeddings, offsets, means, _unit_rows(means, "reference panel mean"),
                    sq_norms, self_kernel, self_unbiased, diversity)
+
+    def panel(self, s: int, buffer: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Reference panel ``s`` as float64 rows (in ``buffer`` when given, reused from panel
+        to panel so that no fresh memory is touched each time) and their squared norms."""
+        lo, hi = self.offsets[s], self.offsets[s + 1]
+        if buffer is None or self.embeddings.dtype == np.float64:
+            return np.asarray(self.embeddings[lo:hi], dtype=np.float64), self.sq_norms[lo:hi]
+        out = buffer[:hi - lo]
+        np.copyto(out, self.embeddings[lo:hi])
+        return out, self.sq_norms[lo:hi]
 
 
 def score_panels(generated_panels: PanelStack, target_index, references: ReferenceSet, *,
@@ -298,39 +365,44 @@ def score_panels(generated_panels: PanelStack, target_index, references: Referen
 
 def _score_stack(g: np.ndarray, target: np.ndarray, refs: ReferenceSet, unbiased: bool,
                  rows: np.ndarray, out: dict[str, np.ndarray]) -> None:
-    """Fill the results for one stack of equal-sized generated panels ``g`` (P, m, D)."""
+    """Fill the results for one stack of equal-sized generated panels ``g`` (P, m, D).
+
+    The panels are visited in order of their reference panel, a bounded chunk at a time
+    (:func:`float64_chunks`), so the cross term of each reference panel is one matrix product
+    on all its generated images in the chunk and memory stays flat whatever P is.
+    """
     n_panels, m, dim = g.shape
     gamma = refs.gamma
-    unit_means = _unit_rows(g.mean(axis=1), "generated panel mean")
-    out["cos_sim"][rows] = np.einsum("pd,pd->p", unit_means, refs.unit_means[target])
-
-    sq = np.einsum("pid,pid->pi", g, g)
-    gram = np.matmul(g, g.transpose(0, 2, 1))
-    d2 = np.clip(sq[:, :, None] + sq[:, None, :] - 2.0 * gram, 0.0, None)
-    diag = np.arange(m)
-    d2[:, diag, diag] = 0.0
-    kernel_sum = np.exp(-gamma * d2).sum(axis=(1, 2))
-    if m > 1:
-        if np.any(sq == 0):
-            raise ValueError("a generated panel contains a zero-length embedding; check the "
-                             "embeddings for blank images.")
-        cos = gram / np.sqrt(sq[:, :, None] * sq[:, None, :])
-        off_diag = cos.sum(axis=(1, 2)) - np.trace(cos, axis1=1, axis2=2)
-        out["diversity_generated"][rows] = 1.0 - off_diag / (m * (m - 1))
-    else:
-        out["diversity_generated"][rows] = 0.0
-
+    kernel_sum = np.empty(n_panels)
     cross = np.empty(n_panels)
     order = np.argsort(target, kind="stable")
-    starts = np.flatnonzero(np.r_[True, np.diff(target[order]) != 0])
-    for group in np.split(order, starts[1:]):
-        s = target[group[0]]
-        ref = refs.embeddings[refs.offsets[s]:refs.offsets[s + 1]]
-        ref_sq = refs.sq_norms[refs.offsets[s]:refs.offsets[s + 1]]
-        images = g[group].reshape(-1, dim)
-        image_sq = sq[group].reshape(-1)
-        d2_cross = np.clip(image_sq[:, None] + ref_sq[None, :] - 2.0 * images @ ref.T, 0.0, None)
-        cross[group] = np.exp(-gamma * d2_cross).reshape(len(group), -1).mean(axis=1)
+    ref_buffer = np.empty((int(refs.sizes.max()), dim))
+    for pos, part in float64_chunks(g, order):
+        t = target[pos]
+        unit_means = _unit_rows(part.mean(axis=1), "generated panel mean")
+        out["cos_sim"][rows[pos]] = np.einsum("pd,pd->p", unit_means, refs.unit_means[t])
+        sq = np.einsum("pid,pid->pi", part, part)
+        gram = np.matmul(part, part.transpose(0, 2, 1))
+        d2 = np.clip(sq[:, :, None] + sq[:, None, :] - 2.0 * gram, 0.0, None)
+        diag = np.arange(m)
+        d2[:, diag, diag] = 0.0
+        kernel_sum[pos] = np.exp(-gamma * d2).sum(axis=(1, 2))
+        if m > 1:
+            if np.any(sq == 0):
+                raise ValueError("a generated panel contains a zero-length embedding; check the "
+                                 "embeddings for blank images.")
+            cos = gram / np.sqrt(sq[:, :, None] * sq[:, None, :])
+            off_diag = cos.sum(axis=(1, 2)) - np.trace(cos, axis1=1, axis2=2)
+            out["diversity_generated"][rows[pos]] = 1.0 - off_diag / (m * (m - 1))
+        else:
+            out["diversity_generated"][rows[pos]] = 0.0
+        bounds = np.r_[np.flatnonzero(np.r_[True, t[1:] != t[:-1]]), len(t)]
+        for lo, hi in zip(bounds[:-1], bounds[1:]):
+            ref, ref_sq = refs.panel(int(t[lo]), ref_buffer)
+            images = part[lo:hi].reshape(-1, dim)
+            d2_cross = np.clip(sq[lo:hi].reshape(-1)[:, None] + ref_sq[None, :]
+                               - 2.0 * images @ ref.T, 0.0, None)
+            cross[pos[lo:hi]] = np.exp(-gamma * d2_cross).reshape(hi - lo, -1).mean(axis=1)
 
     if not unbiased:
         value = kernel_sum / (m * m) + refs.self_kernel[target] - 2.0 * cross

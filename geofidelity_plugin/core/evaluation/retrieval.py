@@ -20,7 +20,9 @@ from typing import Mapping, Optional, Sequence
 import numpy as np
 
 from ..errors import InputError
-from .metrics import PanelStack, panel_groups
+from .metrics import PanelStack, float64_chunks, panel_groups
+
+_CHUNK_IMAGES = 1 << 14  # generated images per chunk (bounds the float64 copy)
 
 NEGATIVE_KINDS = ("nearest_same_city", "same_city_other_neighbourhood",
                   "same_driving_side_other_city", "random_other_city")
@@ -142,24 +144,47 @@ def gallery_similarities(generated_panels: PanelStack, gallery_rows, reference_m
     m = groups[0][1].shape[1]
     out = np.full((len(rows), m, rows.shape[1]) if mode == "image" else rows.shape, np.nan)
     for idx, stack in groups:
-        vectors = stack if mode == "image" else stack.mean(axis=1, keepdims=True)
-        norms = np.linalg.norm(vectors, axis=-1, keepdims=True)
-        if np.any(norms == 0):
-            raise ValueError("a generated embedding (or panel mean) has zero length; check the "
-                             "embeddings for blank images.")
-        vectors = vectors / norms
-        # Chunk over panels so that the (panels × images × S) product stays small.
-        step = max(1, 4_000_000 // (vectors.shape[1] * len(ref_unit)))
-        for start in range(0, len(idx), step):
-            part = idx[start:start + step]
-            full = vectors[start:start + step] @ ref_unit.T          # (p, m', S)
-            cols = rows[part]
-            picked = np.take_along_axis(full, np.broadcast_to(
-                np.maximum(cols, 0)[:, None, :], (len(part), full.shape[1], cols.shape[1])),
-                axis=2)
-            picked = np.where(cols[:, None, :] >= 0, picked, np.nan)
-            out[part] = picked if mode == "image" else picked[:, 0, :]
+        # Only the ≤ 6 gallery columns of each panel are compared (P × 6, never P × S), a
+        # bounded chunk of panels at a time.
+        # Panels sharing a gallery row (a target segment's panels) are visited together, so each
+        # run of them is one small matrix product with its ≤ 6 reference means.
+        order = np.lexsort(rows[idx].T[::-1])
+        chunks = (float64_chunks(stack, order, _CHUNK_IMAGES) if mode == "image"
+                  else _mean_chunks(stack, order))
+        for pos, vectors in chunks:
+            norms = np.linalg.norm(vectors, axis=-1, keepdims=True)
+            if np.any(norms == 0):
+                raise ValueError("a generated embedding (or panel mean) has zero length; check "
+                                 "the embeddings for blank images.")
+            vectors = vectors / norms
+            cols = rows[idx[pos]]
+            missing = cols < 0
+            starts = np.flatnonzero(np.r_[True, np.any(cols[1:] != cols[:-1], axis=1)])
+            if len(starts) * 4 > len(pos):  # few panels share a row: one gathered product
+                picked = np.matmul(vectors, ref_unit[np.maximum(cols, 0)].transpose(0, 2, 1))
+            else:
+                picked = np.empty((len(pos), vectors.shape[1], cols.shape[1]))
+                for lo, hi in zip(starts, np.r_[starts[1:], len(pos)]):
+                    picked[lo:hi] = vectors[lo:hi] @ ref_unit[np.maximum(cols[lo], 0)].T
+            picked[np.broadcast_to(missing[:, None, :], picked.shape)] = np.nan   # (p, m', C)
+            out[idx[pos]] = picked if mode == "image" else picked[:, 0, :]
     return out
+
+
+def _mean_chunks(stack: np.ndarray, order: np.ndarray):
+    """Yield ``(positions, panel means (p, 1, D))`` in float64 for runs of ``order``; the
+    images are summed in float64 straight from the stored dtype (no float64 copy of them)."""
+    step = max(1, min(_CHUNK_IMAGES // max(1, stack.shape[1]), len(order)))
+    gathered = np.empty((step,) + stack.shape[1:], stack.dtype)
+    for start in range(0, len(order), step):
+        positions = order[start:start + step]
+        part = gathered[:len(positions)]
+        np.take(stack, positions, axis=0, out=part)
+        means = part.mean(axis=1, dtype=np.float64, keepdims=True)
+        if not np.all(np.isfinite(means)):
+            raise ValueError("generated panels hold NaN or infinite values; recompute those "
+                             "embeddings.")
+        yield positions, means
 
 
 def retrieval_batch(generated_panels: PanelStack, gallery_rows, reference_means,

@@ -51,13 +51,16 @@ def run_evaluation(store_path: str | Path, out_dir: str | Path, feature_model: s
                    batch_size: int = 16, device: str | None = None, cache_path: str | Path | None = None,
                    stand_in_note: str | None = None, fast_jpeg_decode: bool = True,
                    progress: Progress | None = None,
-                   lock_timeout_s: float = DEFAULT_LOCK_TIMEOUT_S, clip_model: str | None = "auto") -> EvaluationRun:
+                   lock_timeout_s: float = DEFAULT_LOCK_TIMEOUT_S, clip_model: str | None = "auto",
+                   ray: str | None = None, ray_workers: int | None = None) -> EvaluationRun:
     """``fast_jpeg_decode``: decode large JPEGs at a reduced DCT scale that still covers the
     processor's resize target (embedding cosine vs a full decode ≥ 0.9997); off = exact.
     ``lock_timeout_s``: how long to wait for a store or feature cache that another run is using.
     ``semantic_model`` / ``clip_model``: ``"auto"`` (the default) uses the Mapillary-Vistas
     Mask2Former (GADS) and CLIP ViT-B/32 (the CLIP check) when the model manager has them, and
     says in a note when it has not; ``None`` or ``"none"`` skips them; else a hub id or a folder.
+    ``ray``: ``local`` or a cluster address — the embeddings run on Ray (:mod:`..scaleout.embeddings`,
+    ``ray_workers`` workers), everything else here; one manifest gains a ``cluster`` section.
 
     Everything that can be checked without a model is checked first — the options, the device,
     the model references, the store (a real, intact benchmark store with reference panels,
@@ -72,7 +75,12 @@ def run_evaluation(store_path: str | Path, out_dir: str | Path, feature_model: s
     check_number("batch size (--batch-size; in QGIS \"Batch size\")", batch_size, "count", "16")
     check_number("lock timeout (--lock-timeout)", lock_timeout_s, "non-negative", "60")
     progress = progress or NullProgress()
-    device = check_device(device)
+    ray_run = None
+    if ray:  # embeddings on Ray: the workers check the device (the driver may have no GPU)
+        from ..scaleout.embeddings import RayEvaluation
+
+        ray_run = RayEvaluation(ray, ray_workers, device, progress)
+    device = check_device(device) if ray_run is None else None
     check_feature_model(feature_model)
     from .clip_scores import resolve_clip_model
 
@@ -86,9 +94,11 @@ def run_evaluation(store_path: str | Path, out_dir: str | Path, feature_model: s
         cache = FeatureCache(cache_path, busy_timeout_s=lock_timeout_s, warn=progress.warning)
         try:
             announce_stage(progress, "loading the feature model", str(feature_model))
-            extractor = FeatureExtractor(feature_model, device=device, batch_size=batch_size, cache=cache,
-                                         precision=options.precision, l2_normalise=False,
-                                         fast_jpeg_decode=fast_jpeg_decode)
+            extractor = FeatureExtractor(feature_model, device=device if ray_run is None else ray_run.driver_device,
+                                         batch_size=batch_size, cache=cache, precision=options.precision,
+                                         l2_normalise=False, fast_jpeg_decode=fast_jpeg_decode)
+            if ray_run is not None:
+                extractor = ray_run.wrap(extractor)
             models = [extractor.model_info()]
             ratio_model = clip_scorer = None
             notes = [n for n in (semantic_note, clip_note) if n]
@@ -117,6 +127,8 @@ def run_evaluation(store_path: str | Path, out_dir: str | Path, feature_model: s
 
                 result = evaluate_release(store, extractor, options, ratio_model=ratio_model, progress=progress)
                 manifest = evaluation_manifest(result, options, store, models, notes)
+                if ray_run is not None:
+                    ray_run.finish_manifest(manifest)
                 paths = write_release_outputs(out_dir, result, manifest, stand_in_note)
                 return EvaluationRun(result, paths, None, None, stand_in_note)
             result = evaluate_store(store, extractor, options, ratio_model=ratio_model, progress=progress,
@@ -124,9 +136,13 @@ def run_evaluation(store_path: str | Path, out_dir: str | Path, feature_model: s
             result.notes[:0] = [n for n in (semantic_note, clip_note) if n]  # in tables.md too
             model, condition = pick_layer_panel(result.rows, layer_model, layer_condition)
             manifest = evaluation_manifest(result, options, store, models, notes)
+            if ray_run is not None:
+                ray_run.finish_manifest(manifest)
             paths = write_outputs(out_dir, result, store.segments(), manifest, model, condition, stand_in_note)
         finally:
             cache.close()
+            if ray_run is not None:
+                ray_run.close()
     return EvaluationRun(result, paths, model, condition, stand_in_note)
 
 

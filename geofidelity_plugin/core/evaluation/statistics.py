@@ -23,6 +23,7 @@ CONFIDENCE = 0.95
 BOOTSTRAP_SEED = 0
 _CELLS_PER_CHUNK = 1 << 18       # bounds the (resamples × units) count matrix of one chunk
 _CELLS_PER_CITY_CHUNK = 1 << 21
+_MAX_CITY_CHUNKS = 16
 
 Number = Union[float, np.ndarray]
 
@@ -183,6 +184,11 @@ def city_balanced_bootstrap(values, cities: Sequence[Any], *, n_resamples: int =
     rng = np.random.default_rng(seed)
     gappy = int((~present).any(axis=0).sum()) if weighting == "city" else 0
     chunk = max(1, _CELLS_PER_CITY_CHUNK // max(n_cities * (1 + 2 * gappy), data.shape[0], k))
+    # Each chunk loops over the cities, so a fixed cell budget would make the chunks × cities
+    # loop grow with the square of the data; at most _MAX_CITY_CHUNKS chunks keep it linear (a
+    # chunk's memory then grows linearly instead). Small tables keep their chunks, and so their
+    # intervals.
+    chunk = max(chunk, -(-int(n_resamples) // _MAX_CITY_CHUNKS))
     stats = np.empty((n_resamples, k))
     for start in range(0, n_resamples, chunk):
         size = min(chunk, n_resamples - start)

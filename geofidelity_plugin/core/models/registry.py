@@ -112,9 +112,16 @@ _OTHERS = (
                "image–text similarity (CLIP ViT-B/32): the CLIP check (method §7)", "transformers",
                "not stated on the model card", approx_bytes=int(605 * MB),
                size_source=_LISTED + ": model.safetensors 605 MB"),
+    ModelEntry("dino-vitb8", "facebook/dino-vitb8", "MFP feature model (DINO ViT-B/8, the paper's; method §10)",
+               "transformers", "Apache-2.0", approx_bytes=int(343 * MB),
+               size_source=_LISTED + ": pytorch_model.bin 343 MB"),
     ModelEntry("clip-vit-large", "openai/clip-vit-large-patch14", "image–text similarity (CLIP ViT-L/14)",
                "transformers", "not stated on the model card", approx_bytes=int(1.71 * GB),
                size_source=_LISTED + ": model.safetensors 1.71 GB"),
+    ModelEntry("qwen2.5-vl-7b-instruct", "Qwen/Qwen2.5-VL-7B-Instruct",
+               "VQA model (Qwen2.5-VL-7B-Instruct): GeoDiv VDI and SEVI (method, GeoDiv)", "transformers",
+               "Apache-2.0", approx_bytes=_params(("Qwen2.5-VL-7B", 8.29, 2))[0],
+               size_source=_params(("Qwen2.5-VL-7B", 8.29, 2))[1]),
 )
 
 MODELS: dict[str, ModelEntry] = {e.name: e for e in (*_generator_entries(), *_OTHERS)}

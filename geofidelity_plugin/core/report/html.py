@@ -304,7 +304,7 @@ details{margin:.4rem 0}summary{cursor:pointer;font-weight:600}code{background:#f
 """
 
 
-def render(ev: Evaluation, made: dict[str, Path | str], html_dir: Path, title: str) -> str:
+def render(ev: Evaluation, made: dict[str, Path | str], html_dir: Path, title: str, extra: str = "") -> str:
     m = ev.manifest
     banner = ""
     if ev.stand_in:
@@ -323,6 +323,7 @@ def render(ev: Evaluation, made: dict[str, Path | str], html_dir: Path, title: s
         f"<main><section><h2>Run</h2>{_facts(ev)}{missing}</section>",
         f"<section><h2>Tables</h2>{_tables(ev)}</section>",
         f"<section><h2>Figures</h2>{_figure_html(made)}</section>",
+        extra,
         "<section><h2>Skipped and failed</h2>",
         _list_section("Skipped targets and panels", skipped, ["model", "condition", "segment_id", "reason"],
                       "Nothing was skipped."),
@@ -361,7 +362,10 @@ def write_report(evaluation_dir: str | Path, out_html: str | Path | None = None,
             fig_dir = stage.staging / FIGURE_DIR
             fig_dir.mkdir()
             made = _make_figures(ev, fig_dir)
-            page = render(ev, made, out.parent.resolve(), title).encode("utf-8")
+            from .geodiv import geodiv_section
+
+            extra = geodiv_section(ev.folder, fig_dir)
+            page = render(ev, made, out.parent.resolve(), title, extra).encode("utf-8")
             stage.path(out.name).write_bytes(page)
     except (OSError, OutputError) as exc:
         raise _not_written(out, exc) from None

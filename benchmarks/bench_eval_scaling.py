@@ -1,0 +1,184 @@
+"""Issue 16: does evaluation scale linearly? The metric pass and the tables at 1× and N×.
+
+The seeded synthetic benchmark of ``eval_synthetic.py`` (1× = 112 segments × 67 reference
+images, 4,032 generated panels of 4 images, 768-d) is written as float32 ``.npy`` files — the
+feature cache's dtype — and each scale runs in its own process, so every peak is its own.
+Stages: features (open the float32 embeddings), galleries (``build_galleries`` on as many
+segment records, then the gallery row of every panel), γ,
+reference terms, CosSim/MMD²/DCSF, retrieval, per-image retrieval (the sample rows), rows
+(per-panel and per-image dicts), bootstrap tables (``build_tables``, 5,000 resamples) and
+outputs (the tables as CSV and Markdown). Printed: seconds per stage at 1× and N×, their ratio,
+the metric pass (γ → retrieval) in total, and peak memory — the process's peak anonymous
+memory (sampled every 5 ms; the memory-mapped embeddings are file pages the OS can drop, so
+they are not counted) and its peak RSS.
+
+Goals (issue 16) at 10×: every ratio ≤ 11, metric pass ≤ 2 s, peak memory ≤ 1.5 GB.
+Run: ``python benchmarks/bench_eval_scaling.py [--scale 10]``; ``--scale 100`` by hand.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE))
+
+import eval_synthetic  # noqa: E402
+
+PASS_STAGES = ("γ", "reference terms", "CosSim/MMD²/DCSF", "retrieval")
+GOAL_RATIO, GOAL_PASS_S, GOAL_PEAK_GB = 11.0, 2.0, 1.5
+
+
+class PeakMemory:
+    """Peak anonymous memory (RssAnon) of this process, sampled in a thread."""
+
+    def __init__(self):
+        self.peak = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    @staticmethod
+    def now() -> int:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("RssAnon:"):
+                    return int(line.split()[1]) * 1024
+        return 0
+
+    def _run(self):
+        while not self._stop.is_set():
+            self.peak = max(self.peak, self.now())
+            time.sleep(0.005)
+
+    def __enter__(self):
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._stop.set()
+        self._thread.join()
+        self.peak = max(self.peak, self.now())
+
+
+def child(scale: int, workdir: Path) -> dict:
+    """Build the N× store on disk, then time every stage in a fresh process."""
+    data = eval_synthetic.build(scale, out_dir=workdir)
+    np.save(workdir / "reference.npy", np.concatenate(data["reference"]))
+    sizes = np.array([len(r) for r in data["reference"]])
+    galleries, meta = data["galleries"], {k: data[k] for k in ("target", "model_of",
+                                                               "condition_of", "city", "clip")}
+    del data
+    code = (f"import sys, json; sys.path[:0] = {[str(HERE.parent), str(HERE)]!r}; "
+            f"import bench_eval_scaling as b; print(json.dumps(b.timed_pass({str(workdir)!r})))")
+    np.save(workdir / "sizes.npy", sizes)
+    np.save(workdir / "galleries.npy", galleries)
+    np.savez(workdir / "meta.npz", scale=scale, **meta)
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def timed_pass(workdir: str) -> dict:
+    from geofidelity_plugin.core.evaluation import metrics, retrieval
+    from geofidelity_plugin.core.evaluation.evaluate import EvaluationOptions
+    from geofidelity_plugin.core.evaluation.galleries import build_galleries
+    from geofidelity_plugin.core.evaluation.tables import TABLE_NAMES, build_tables, tables_markdown, to_csv
+
+    work = Path(workdir)
+    times: dict[str, float] = {}
+
+    peaks: dict[str, int] = {}
+
+    def stage(name, t0):
+        times[name] = time.perf_counter() - t0
+        peaks[name] = max(peak.peak, peak.now())  # the peak so far, as this stage ends
+        return time.perf_counter()
+
+    with PeakMemory() as peak:
+        t = time.perf_counter()
+        generated = np.load(work / "generated.npy", mmap_mode="r")
+        flat = np.load(work / "reference.npy", mmap_mode="r")
+        offsets = np.r_[0, np.cumsum(np.load(work / "sizes.npy"))]
+        reference = [flat[offsets[s]:offsets[s + 1]] for s in range(len(offsets) - 1)]
+        meta = dict(np.load(work / "meta.npz"))
+        t = stage("features", t)
+        segments, keep = eval_synthetic.segment_records(int(meta["scale"]))
+        t = time.perf_counter()
+        build_galleries(segments, 0, keep)  # method §3 galleries of a store of this size
+        table = np.load(work / "galleries.npy")[meta["target"]]
+        t = stage("galleries", t)
+        gamma = metrics.median_heuristic_gamma(reference, sample_size=1000, seed=0)
+        t = stage("γ", t)
+        refs = metrics.ReferenceSet.from_panels(reference, gamma)
+        t = stage("reference terms", t)
+        scores = metrics.score_panels(generated, meta["target"], refs)
+        t = stage("CosSim/MMD²/DCSF", t)
+        scores.update(retrieval.retrieval_batch(generated, table, refs.means, "panel"))
+        t = stage("retrieval", t)
+        per_image = retrieval.retrieval_from_similarities(
+            retrieval.gallery_similarities(generated, table, refs.means, "image"))
+        t = stage("per-image retrieval", t)
+        rows = eval_synthetic.panel_rows(meta, scores)
+        samples = eval_synthetic.sample_rows(meta, per_image)
+        t = stage("rows", t)
+        tables = build_tables(rows, EvaluationOptions(), samples, "synthetic")
+        t = stage("bootstrap tables", t)
+        texts = [to_csv(tables[name]) for name in TABLE_NAMES] + [tables_markdown(tables)]
+        stage("outputs", t)
+    return {"times": times, "peaks": peaks, "pass": sum(times[s] for s in PASS_STAGES),
+            "peak_anon": peak.peak, "peak_rss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
+            "panels": int(len(generated)), "segments": int(len(reference)),
+            "table_rows": sum(len(v) for v in tables.values()), "chars": sum(map(len, texts))}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scale", type=int, default=10, help="N of the N× store (default 10)")
+    args = parser.parse_args()
+    runs = {}
+    for scale in (1, args.scale):
+        with tempfile.TemporaryDirectory(prefix=f"bench_eval_{scale}x_") as tmp:
+            t = time.perf_counter()
+            runs[scale] = child(scale, Path(tmp))
+            print(f"{scale:>4}×: {runs[scale]['segments']} segments, {runs[scale]['panels']} panels, "
+                  f"{runs[scale]['table_rows']} table rows (built and run in "
+                  f"{time.perf_counter() - t:.1f} s)", flush=True)
+    one, many = runs[1], runs[args.scale]
+    goal_ratio = GOAL_RATIO * args.scale / 10  # linear, with 10 % slack: ≤ 11 at 10×
+    print(f"{os.cpu_count()} CPU cores; seconds per stage, ratio {args.scale}×/1× (goal ≤ {goal_ratio:g})")
+    print(f"  {'stage':<22s} {'1×':>8s} {f'{args.scale}×':>8s} {'ratio':>7s}   peak GB so far at {args.scale}×")
+    worst = 0.0
+    for name, seconds in one["times"].items():
+        big = many["times"][name]
+        ratio = big / max(seconds, 1e-4)
+        if seconds >= 0.01:  # a ratio of two times under 10 ms is noise
+            worst = max(worst, ratio)
+        print(f"  {name:<22s} {seconds:8.3f} {big:8.3f} {ratio:7.1f}   {many['peaks'][name] / 1024 ** 3:6.2f}")
+    print(f"  {'metric pass (γ→retrieval)':<22s} {one['pass']:8.3f} {many['pass']:8.3f} "
+          f"{many['pass'] / one['pass']:7.1f}")
+    gb = 1024 ** 3
+    for scale, run in runs.items():
+        print(f"  peak memory {scale}×: {run['peak_anon'] / gb:.2f} GB anonymous "
+              f"(RSS incl. mapped embeddings {run['peak_rss'] / gb:.2f} GB)")
+    ok = worst <= goal_ratio
+    if args.scale == 10:
+        ok &= many["pass"] <= GOAL_PASS_S and many["peak_anon"] <= GOAL_PEAK_GB * gb
+        print(f"goals at 10× (ratios ≤ {goal_ratio:g}, pass ≤ {GOAL_PASS_S:g} s, peak ≤ "
+              f"{GOAL_PEAK_GB:g} GB): {'MET' if ok else 'MISSED'} (worst ratio {worst:.1f})")
+    else:
+        print(f"worst ratio {worst:.1f}: {'linear' if ok else 'NOT linear'}")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,137 @@
+"""Map rasters for MFP (method §10), read with GDAL: 8-bit RGB windows on the raster's grid.
+
+A generated map and its reference are compared pixel for pixel, so both must share one grid
+(size, geotransform, CRS); a QGIS-rendered reference is made on the generated map's grid. Images
+without georeferencing (PNG, JPEG) have GDAL's identity grid and compare by size alone.
+
+Bands: three or more → the first three are R, G, B (a fourth alpha band is composited over
+white); one band with a colour table → its colours; one grey band → R = G = B. Only 8-bit
+rasters are read — a map image is 8-bit; other types are refused with the conversion to run.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import InputError
+
+
+def _gdal():
+    from osgeo import gdal
+
+    gdal.UseExceptions()
+    return gdal
+
+
+@dataclass(frozen=True)
+class Grid:
+    """A raster's pixel grid: size, GDAL geotransform and CRS (WKT, "" when none)."""
+
+    width: int
+    height: int
+    geotransform: tuple
+    crs_wkt: str = ""
+
+    @property
+    def pixel_size(self) -> tuple[float, float]:
+        return abs(self.geotransform[1]), abs(self.geotransform[5])
+
+    def mismatch(self, other: "Grid") -> str | None:
+        """Why ``other`` is not the same grid, or None when it is."""
+        if (self.width, self.height) != (other.width, other.height):
+            return f"{self.width} × {self.height} px against {other.width} × {other.height} px"
+        tolerance = 1e-6 * max(self.pixel_size)
+        if any(abs(a - b) > tolerance for a, b in zip(self.geotransform, other.geotransform)):
+            return f"geotransform {self.geotransform} against {other.geotransform}"
+        if bool(self.crs_wkt) != bool(other.crs_wkt):
+            return "one raster has a CRS and the other has none"
+        if self.crs_wkt:
+            from osgeo import osr
+
+            a, b = osr.SpatialReference(), osr.SpatialReference()
+            a.ImportFromWkt(self.crs_wkt)
+            b.ImportFromWkt(other.crs_wkt)
+            if not a.IsSame(b):
+                return f"CRS {a.GetName()} against {b.GetName()}"
+        return None
+
+
+class MapRaster:
+    """An open map raster; :meth:`read` returns (h, w, 3) uint8 windows."""
+
+    def __init__(self, path: str | Path):
+        gdal = _gdal()
+        self.path = Path(path)
+        if not self.path.exists():
+            raise InputError(f"map raster {self.path} not found — give an existing image or GeoTIFF")
+        try:
+            self.dataset = gdal.Open(str(self.path))
+        except RuntimeError as exc:
+            raise InputError(f"{self.path} cannot be read as a raster: {exc} — give a GeoTIFF, PNG or JPEG "
+                             "map image") from None
+        ds = self.dataset
+        bands = [ds.GetRasterBand(i + 1) for i in range(ds.RasterCount)]
+        if not bands:
+            raise InputError(f"{self.path} has no raster band — give an RGB map image")
+        if any(b.DataType != gdal.GDT_Byte for b in bands):
+            raise InputError(f"{self.path} is not an 8-bit raster ({gdal.GetDataTypeName(bands[0].DataType)}) — "
+                             "MFP reads 8-bit maps; convert it, e.g. `gdal_translate -ot Byte -scale in.tif out.tif`")
+        gt = ds.GetGeoTransform(can_return_null=True) or (0.0, 1.0, 0.0, 0.0, 0.0, 1.0)
+        if gt[2] or gt[4]:
+            raise InputError(f"{self.path} has a rotated geotransform — warp it to a north-up grid first "
+                             "(`gdalwarp in.tif out.tif`)")
+        self.grid = Grid(ds.RasterXSize, ds.RasterYSize, tuple(float(v) for v in gt), ds.GetProjection() or "")
+        self._bands = bands
+        self._alpha = len(bands) >= 4 and bands[3].GetColorInterpretation() == gdal.GCI_AlphaBand
+        table = bands[0].GetColorTable() if len(bands) == 1 else None
+        self._palette = None
+        if table is not None:
+            entries = [table.GetColorEntry(i)[:3] for i in range(min(256, table.GetCount()))]
+            self._palette = np.zeros((256, 3), dtype=np.uint8)
+            self._palette[:len(entries)] = entries
+
+    def read(self, x: int, y: int, width: int, height: int, out_size: tuple[int, int] | None = None) -> np.ndarray:
+        """The window's RGB pixels, (height, width, 3) uint8 (or resampled to ``out_size`` (w, h))."""
+        kwargs = {}
+        if out_size is not None:
+            kwargs = {"buf_xsize": out_size[0], "buf_ysize": out_size[1]}
+        planes = [b.ReadAsArray(x, y, width, height, **kwargs) for b in self._bands[:4]]
+        if self._palette is not None:
+            return self._palette[planes[0]]
+        if len(planes) < 3:
+            return np.repeat(planes[0][..., None], 3, axis=-1)
+        rgb = np.stack(planes[:3], axis=-1)
+        if self._alpha:
+            alpha = planes[3][..., None].astype(np.float32) / 255.0
+            rgb = np.rint(rgb * alpha + 255.0 * (1.0 - alpha)).astype(np.uint8)
+        return rgb
+
+    def overview(self, max_side: int = 512) -> np.ndarray:
+        """The whole map shrunk to at most ``max_side`` px (for figures)."""
+        g = self.grid
+        scale = min(1.0, max_side / max(g.width, g.height))
+        size = (max(1, round(g.width * scale)), max(1, round(g.height * scale)))
+        return self.read(0, 0, g.width, g.height, out_size=size)
+
+    def close(self) -> None:
+        self._bands = []
+        self.dataset = None
+
+
+def open_pair(generated: str | Path, reference: str | Path) -> tuple[MapRaster, MapRaster]:
+    """Both rasters, refused unless they share one grid."""
+    gen, ref = MapRaster(generated), MapRaster(reference)
+    why = gen.grid.mismatch(ref.grid)
+    if why:
+        raise InputError(f"the reference {ref.path} is not on the generated map's grid ({why}) — render the "
+                         "reference for the generated raster (geofidelity:mfp with layers, or `mfp --osm`), or "
+                         "warp it onto the same grid (`gdalwarp -te … -tr … -t_srs …`)")
+    return gen, ref
+
+
+def check_pair(generated: str | Path, reference: str | Path) -> None:
+    """Refuse a pair that is not on one grid before any model is loaded."""
+    for raster in open_pair(generated, reference):
+        raster.close()
