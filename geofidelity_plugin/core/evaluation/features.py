@@ -201,35 +201,7 @@ class FeatureExtractor:
                     progress: Progress | None = None) -> EmbeddingResult:
         """Embed image files; cached embeddings are reused, failures are listed, not raised."""
         names = [str(p) for p in paths]
-        result = EmbeddingResult(paths=names, embeddings=np.full((len(names), self.dim), np.nan,
-                                                                 dtype=np.float32),
-                                 hashes=[None] * len(names), model=self.model_info())
-        rows_of: dict[str, list[int]] = {}
-        for i, name in enumerate(names):
-            if i % 256 == 0:
-                check_cancel(progress, "hashing images")
-            try:
-                sha = content_hash(name)
-            except ImageError as exc:
-                result.failed[name] = exc.reason
-                continue
-            result.hashes[i] = sha
-            rows_of.setdefault(sha, []).append(i)
-        if progress is not None:
-            progress.set_progress(5.0)
-
-        check_cancel(progress, "reading the feature cache")
-        found = self.cache.get_many([self._key(s) for s in rows_of]) if self.cache is not None else {}
-        # a vector of another width cannot belong to this model: delete it and recompute it
-        wrong = [key for key, vector in found.items() if vector.shape != (self.dim,)]
-        if wrong:
-            self.cache.discard(wrong, f"of the wrong length for {self._info['label']} (not {self.dim} values)")
-            found = {key: vector for key, vector in found.items() if vector.shape == (self.dim,)}
-        for key, vector in found.items():
-            for i in rows_of[key.image_sha256]:
-                result.embeddings[i] = vector
-                result.cached += 1
-        todo = [s for s in rows_of if self._key(s) not in found]
+        result, rows_of, todo = lookup_cached(names, self.dim, self.cache, self._key, self.model_info(), progress)
         if progress is not None:
             progress.info(f"{len(names)} images: {result.cached} from the cache, "
                           f"{sum(len(rows_of[s]) for s in todo)} to embed with "
@@ -421,3 +393,36 @@ def _weights_sha256(folder: Path) -> str:
         return digests[0]
     joined = "\n".join(f"{path.name} {d}" for path, d in zip(files, digests))
     return hashlib.sha256(joined.encode()).hexdigest()
+
+
+def lookup_cached(names: list[str], dim: int, cache, key, info: dict, progress: Progress | None = None):
+    """Hash every file and take what ``cache`` holds under ``key(sha)`` (here and on Ray,
+    :mod:`..scaleout.embeddings`). Returns ``(result, rows_of, todo)``: the result with the cached
+    rows filled and unreadable files listed, the rows of each content hash, and the hashes left to
+    embed. A cached vector of another width cannot be this model's: it is deleted and recomputed."""
+    result = EmbeddingResult(paths=names, embeddings=np.full((len(names), dim), np.nan, dtype=np.float32),
+                             hashes=[None] * len(names), model=info)
+    rows_of: dict[str, list[int]] = {}
+    for i, name in enumerate(names):
+        if i % 256 == 0:
+            check_cancel(progress, "hashing images")
+        try:
+            sha = content_hash(name)
+        except ImageError as exc:
+            result.failed[name] = exc.reason
+            continue
+        result.hashes[i] = sha
+        rows_of.setdefault(sha, []).append(i)
+    if progress is not None:
+        progress.set_progress(5.0)
+    check_cancel(progress, "reading the feature cache")
+    found = cache.get_many([key(s) for s in rows_of]) if cache is not None else {}
+    wrong = [k for k, vector in found.items() if vector.shape != (dim,)]
+    if wrong:
+        cache.discard(wrong, f"of the wrong length for {info['label']} (not {dim} values)")
+        found = {k: vector for k, vector in found.items() if vector.shape == (dim,)}
+    for k, vector in found.items():
+        for i in rows_of[k.image_sha256]:
+            result.embeddings[i] = vector
+            result.cached += 1
+    return result, rows_of, [s for s in rows_of if key(s) not in found]

@@ -4,6 +4,7 @@ reference panel), panels from one generator (resumable), or a folder of images m
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..devices import check_device
@@ -39,26 +40,10 @@ def generate_store(store: BenchmarkStore, generator: str, samples: int = 4, seed
     keeps the model's dtype; ``force``: replace panels made with other settings."""
     progress = progress or NullProgress()
     device = check_device(device)
-    plan = check_plan(plan, "cpu" if device == "cpu" else "cuda")
-    budget = vram_budget if isinstance(vram_budget, int) or vram_budget is None else parse_budget(vram_budget)
-    precision = None if precision in (None, "", "auto") else normalise_dtype(precision)
-    custom = dict(custom or {})
-    spec = resolve_generator(generator, custom.get("folder"), custom.get("steps"), custom.get("guidance"),
-                             custom.get("dtype"), custom.get("resolution"))
-    if not isinstance(templates, PromptTemplates):
-        templates = PromptTemplates.from_mapping(templates)
-    if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
-        raise InputError(f"samples must be a whole number ≥ 1, not {samples!r}")
-    check_output_folder(out_dir if out_dir else store.root / "generations", "generations folder")
-    segments = store.segments()
-    if not segments:
-        raise InputError(f"{store.path.name} has no segments — select segments or import a release first")
-    segments, left_out = scored_segments(store, segments)
-    scope = _report_scope(store, segments, left_out, progress)
-    announce_stage(progress, "building the prompts")
-    prompts = build_prompts(segments, templates, seed, conditions, SubProgress(progress, 0, 5))
-    for skipped in prompts.skipped:
-        progress.warning(f"{skipped.segment_id} {skipped.condition}: no prompt ({skipped.reason})")
+    options = check_generation_options(generator, custom, templates, samples, plan, vram_budget, precision,
+                                       "cpu" if device == "cpu" else "cuda")
+    spec, plan, budget, precision = options.spec, options.plan, options.budget, options.precision
+    prompts, scope = scored_prompts(store, options.templates, seed, conditions, out_dir, progress, 5)
     from .runner import GenerationRunner
 
     runner = GenerationRunner.from_spec(spec, device, plan=plan, vram_budget=budget, fp8_denoiser=fp8_denoiser,
@@ -68,6 +53,49 @@ def generate_store(store: BenchmarkStore, generator: str, samples: int = 4, seed
                              manifest_inputs={"segments": scope})
     store.set_meta(f"generation_spec:{spec.name}", json.loads(json.dumps(spec.to_dict(), default=str)))
     return result, prompts.skipped
+
+
+@dataclass(frozen=True)
+class GenerationOptions:
+    spec: object  # GeneratorSpec
+    templates: PromptTemplates
+    plan: str | None
+    budget: int | None
+    precision: str | None
+
+
+def check_generation_options(generator: str, custom: dict | None, templates, samples, plan, vram_budget,
+                             precision, device_type: str) -> GenerationOptions:
+    """Every generation option checked before the store is read or a model loaded (here and on
+    Ray, :mod:`..scaleout.generation`)."""
+    plan = check_plan(plan, device_type)
+    budget = vram_budget if isinstance(vram_budget, int) or vram_budget is None else parse_budget(vram_budget)
+    precision = None if precision in (None, "", "auto") else normalise_dtype(precision)
+    custom = dict(custom or {})
+    spec = resolve_generator(generator, custom.get("folder"), custom.get("steps"), custom.get("guidance"),
+                             custom.get("dtype"), custom.get("resolution"))
+    if not isinstance(templates, PromptTemplates):
+        templates = PromptTemplates.from_mapping(templates)
+    if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
+        raise InputError(f"samples must be a whole number ≥ 1, not {samples!r}")
+    return GenerationOptions(spec, templates, plan, budget, precision)
+
+
+def scored_prompts(store: BenchmarkStore, templates: PromptTemplates, seed: int, conditions, out_dir,
+                   progress: Progress, share: float):
+    """The output folder checked, then the prompts of the retained segments (the first ``share``
+    percent of ``progress``) and the segments' scope for the manifest."""
+    check_output_folder(out_dir if out_dir else store.root / "generations", "generations folder")
+    segments = store.segments()
+    if not segments:
+        raise InputError(f"{store.path.name} has no segments — select segments or import a release first")
+    segments, left_out = scored_segments(store, segments)
+    scope = _report_scope(store, segments, left_out, progress)
+    announce_stage(progress, "building the prompts")
+    prompts = build_prompts(segments, templates, seed, conditions, SubProgress(progress, 0, share))
+    for skipped in prompts.skipped:
+        progress.warning(f"{skipped.segment_id} {skipped.condition}: no prompt ({skipped.reason})")
+    return prompts, scope
 
 
 #: why a segment has no curated reference panel, as the info line and the manifest say it

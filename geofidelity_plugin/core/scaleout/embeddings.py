@@ -22,7 +22,7 @@ from typing import Sequence
 import numpy as np
 
 from ..errors import Cancelled, GeoFidelityError
-from ..progress import Progress, check_cancel
+from ..progress import Progress
 from .cluster import RayCluster
 from .units import REPORT_EVERY_S, status_line
 
@@ -98,42 +98,16 @@ class RayEmbedder:
         return section
 
     def embed_paths(self, paths: Sequence[str | os.PathLike], progress: Progress | None = None):
-        from ..evaluation.features import EmbeddingResult
         from ..evaluation.feature_cache import CacheKey
-        from ..evaluation.images import ImageError, content_hash
+        from ..evaluation.features import lookup_cached
 
         names = [str(p) for p in paths]
         info = self.local.model_info()
-        result = EmbeddingResult(paths=names, embeddings=np.full((len(names), self.dim), np.nan, dtype=np.float32),
-                                 hashes=[None] * len(names), model=info)
 
         def key(sha: str) -> CacheKey:
             return CacheKey(sha, info["cache_model_id"], info["revision"], info["cache_signature"])
 
-        rows_of: dict[str, list[int]] = {}
-        for i, name in enumerate(names):
-            if i % 256 == 0:
-                check_cancel(progress, "hashing images")
-            try:
-                sha = content_hash(name)
-            except ImageError as exc:
-                result.failed[name] = exc.reason
-                continue
-            result.hashes[i] = sha
-            rows_of.setdefault(sha, []).append(i)
-        if progress is not None:
-            progress.set_progress(5.0)
-        check_cancel(progress, "reading the feature cache")
-        found = self.cache.get_many([key(s) for s in rows_of]) if self.cache is not None else {}
-        wrong = [k for k, vector in found.items() if vector.shape != (self.dim,)]
-        if wrong:
-            self.cache.discard(wrong, f"of the wrong length for {info['label']} (not {self.dim} values)")
-            found = {k: vector for k, vector in found.items() if vector.shape == (self.dim,)}
-        for k, vector in found.items():
-            for i in rows_of[k.image_sha256]:
-                result.embeddings[i] = vector
-                result.cached += 1
-        todo = [s for s in rows_of if key(s) not in found]
+        result, rows_of, todo = lookup_cached(names, self.dim, self.cache, key, info, progress)
         chunks = [todo[i:i + self.batch_size] for i in range(0, len(todo), self.batch_size)]
         self.scheduled = len(chunks)
         if progress is not None:

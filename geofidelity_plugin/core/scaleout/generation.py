@@ -17,7 +17,6 @@ from pathlib import Path
 from ..errors import Cancelled, GeoFidelityError, InputError
 from ..events import announce_stage
 from ..manifest import build_manifest, write_manifest
-from ..output_paths import check_output_folder
 from ..progress import NullProgress, Progress, SubProgress
 from ..store.store import BenchmarkStore
 from .cluster import RayCluster, check_worker_device, import_ray, public_address
@@ -42,37 +41,20 @@ def generate_store_on_ray(store: BenchmarkStore, generator: str, samples: int = 
     prompts)``; panels that failed after every retry are in ``result.failed_units`` and the
     manifest. The device is checked by the workers (the driver may have no GPU)."""
     from ..generation import workflow
-    from ..generation.generators import normalise_dtype, resolve_generator
-    from ..generation.memory_plan import check_plan, parse_budget
-    from ..generation.prompts import CONDITIONS, PromptTemplates, build_prompts
+    from ..generation.prompts import CONDITIONS
 
     if not isinstance(ray, RayCluster):
         import_ray()  # a missing Ray is said first
     progress = progress or NullProgress()
     check_worker_device(device)
     device = (device or "").strip().lower() or None
-    plan = check_plan(plan, "cpu" if device == "cpu" else "cuda")
-    budget = vram_budget if isinstance(vram_budget, int) or vram_budget is None else parse_budget(vram_budget)
-    precision = None if precision in (None, "", "auto") else normalise_dtype(precision)
-    custom = dict(custom or {})
-    spec = resolve_generator(generator, custom.get("folder"), custom.get("steps"), custom.get("guidance"),
-                             custom.get("dtype"), custom.get("resolution"))
-    if not isinstance(templates, PromptTemplates):
-        templates = PromptTemplates.from_mapping(templates)
-    if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
-        raise InputError(f"samples must be a whole number ≥ 1, not {samples!r}")
+    checked = workflow.check_generation_options(generator, custom, templates, samples, plan, vram_budget,
+                                                precision, "cpu" if device == "cpu" else "cuda")
+    spec, plan, budget, precision = checked.spec, checked.plan, checked.budget, checked.precision
     if isinstance(max_retries, bool) or not isinstance(max_retries, int) or max_retries < 0:
         raise InputError(f"retries must be a whole number ≥ 0, not {max_retries!r}")
-    check_output_folder(out_dir if out_dir else store.root / "generations", "generations folder")
-    segments = store.segments()
-    if not segments:
-        raise InputError(f"{store.path.name} has no segments — select segments or import a release first")
-    segments, left_out = workflow.scored_segments(store, segments)
-    scope = workflow._report_scope(store, segments, left_out, progress)
-    announce_stage(progress, "building the prompts")
-    prompts = build_prompts(segments, templates, seed, conditions or CONDITIONS, SubProgress(progress, 0, 2))
-    for skipped in prompts.skipped:
-        progress.warning(f"{skipped.segment_id} {skipped.condition}: no prompt ({skipped.reason})")
+    prompts, scope = workflow.scored_prompts(store, checked.templates, seed, conditions or CONDITIONS, out_dir,
+                                             progress, 2)
     options = {"plan": plan, "vram_budget": budget, "fp8_denoiser": fp8_denoiser, "precision": precision,
                **runner_options}
     root = (Path(out_dir) if out_dir else store.root / "generations") / spec.name
