@@ -29,7 +29,6 @@ import logging
 import os
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -39,12 +38,15 @@ from ..errors import InputError
 from ..manifest import file_sha256
 from ..models.resolve import local_model
 from ..progress import Progress, check_cancel
+from .embedding_lookup import EmbeddingResult, lookup_cached
 from .feature_cache import CacheKey, FeatureCache
-from .images import DEFAULT_MAX_PIXELS, LOADER_VERSION, ImageError, content_hash, load_rgb
+from .images import DEFAULT_MAX_PIXELS, LOADER_VERSION, ImageError, load_rgb
 from .model_refs import looks_like_path
 from .options import DEFAULT_PRECISION, check_precision
 
 log = logging.getLogger("geofidelity")
+
+__all__ = ["EmbeddingResult", "FeatureExtractor", "lookup_cached", "check_feature_model"]
 
 DEFAULT_MODEL = "facebook/dinov2-base"
 #: Processor settings that define the pixels the model sees.
@@ -52,24 +54,6 @@ _PREPROCESSING_KEYS = ("image_processor_type", "do_convert_rgb", "do_resize", "s
                        "do_center_crop", "crop_size", "do_rescale", "rescale_factor",
                        "do_normalize", "image_mean", "image_std", "do_pad", "pad_size")
 _WEIGHT_PATTERNS = ("*.safetensors", "pytorch_model*.bin")
-
-
-@dataclass
-class EmbeddingResult:
-    """Embeddings aligned to ``paths``; every path is exactly one of failed, cached, computed."""
-
-    paths: list[str]
-    embeddings: np.ndarray  # (N, D) float32; NaN rows for failed images
-    failed: dict[str, str] = field(default_factory=dict)  # path -> reason
-    computed: int = 0  # paths whose embedding was computed in this call
-    cached: int = 0  # paths served from the cache
-    hashes: list[str | None] = field(default_factory=list)  # content sha256 per path
-    model: dict[str, Any] = field(default_factory=dict)  # FeatureExtractor.model_info()
-
-    @property
-    def ok(self) -> np.ndarray:
-        """Boolean mask of rows that hold an embedding."""
-        return np.isfinite(self.embeddings).all(axis=1)
 
 
 class FeatureExtractor:
@@ -393,36 +377,3 @@ def _weights_sha256(folder: Path) -> str:
         return digests[0]
     joined = "\n".join(f"{path.name} {d}" for path, d in zip(files, digests))
     return hashlib.sha256(joined.encode()).hexdigest()
-
-
-def lookup_cached(names: list[str], dim: int, cache, key, info: dict, progress: Progress | None = None):
-    """Hash every file and take what ``cache`` holds under ``key(sha)`` (here and on Ray,
-    :mod:`..scaleout.embeddings`). Returns ``(result, rows_of, todo)``: the result with the cached
-    rows filled and unreadable files listed, the rows of each content hash, and the hashes left to
-    embed. A cached vector of another width cannot be this model's: it is deleted and recomputed."""
-    result = EmbeddingResult(paths=names, embeddings=np.full((len(names), dim), np.nan, dtype=np.float32),
-                             hashes=[None] * len(names), model=info)
-    rows_of: dict[str, list[int]] = {}
-    for i, name in enumerate(names):
-        if i % 256 == 0:
-            check_cancel(progress, "hashing images")
-        try:
-            sha = content_hash(name)
-        except ImageError as exc:
-            result.failed[name] = exc.reason
-            continue
-        result.hashes[i] = sha
-        rows_of.setdefault(sha, []).append(i)
-    if progress is not None:
-        progress.set_progress(5.0)
-    check_cancel(progress, "reading the feature cache")
-    found = cache.get_many([key(s) for s in rows_of]) if cache is not None else {}
-    wrong = [k for k, vector in found.items() if vector.shape != (dim,)]
-    if wrong:
-        cache.discard(wrong, f"of the wrong length for {info['label']} (not {dim} values)")
-        found = {k: vector for k, vector in found.items() if vector.shape == (dim,)}
-    for k, vector in found.items():
-        for i in rows_of[k.image_sha256]:
-            result.embeddings[i] = vector
-            result.cached += 1
-    return result, rows_of, [s for s in rows_of if key(s) not in found]

@@ -99,7 +99,7 @@ class RayEmbedder:
 
     def embed_paths(self, paths: Sequence[str | os.PathLike], progress: Progress | None = None):
         from ..evaluation.feature_cache import CacheKey
-        from ..evaluation.features import lookup_cached
+        from ..evaluation.embedding_lookup import lookup_cached
 
         names = [str(p) for p in paths]
         info = self.local.model_info()
