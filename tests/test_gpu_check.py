@@ -16,6 +16,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
 
 import gpu_check  # noqa: E402
+import gpu_random_pipelines  # noqa: E402
 
 from geofidelity_plugin.core.generation.generators import GENERATORS  # noqa: E402
 
@@ -287,7 +288,7 @@ def test_pipeline_from_configs_makes_a_panel(generator):
     import torch
 
     bodies = gpu_check.component_bodies(generator, SHRUNK[generator])
-    masters = gpu_check.make_masters(bodies, torch.float32, "cpu")
+    masters = gpu_random_pipelines.make_masters(bodies, torch.float32, "cpu")
     pipe = gpu_check.build_pipeline(generator, bodies, masters, torch.float32)
     plan = gpu_check.plan_for(generator, None, "", device_type="cpu")
     assert (plan.plan, plan.batch) == ("gpu", gpu_check.PANEL)
