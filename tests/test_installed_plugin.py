@@ -60,7 +60,8 @@ def test_zip_contents(plugin_zip):
                      "resources/styles/segments_by_class.qml", "resources/data/driving_side.csv", "LICENSE",
                      # what the backend, the doctor and "Set up backend…" need from an installed plugin
                      "__main__.py", "cli.py", "commands/__init__.py", "commands/doctor.py", "core/events.py",
-                     "backend_setup.py", "backend_profiles.py", "processing_algorithms/backend.py", "gui/backend_options.py",
+                     "backend_setup.py", "backend_profiles.py", "processing_algorithms/backend.py",
+                     "gui/backend_options.py", "gui/backend_setup_dialog.py",
                      "resources/backend/profiles.json", "resources/backend/requirements.lock",
                      "resources/backend/requirements.txt"):
         assert f"geofidelity_plugin/{required}" in names
