@@ -14,7 +14,7 @@ from types import SimpleNamespace
 import pytest
 
 from conftest import REPO
-from geofidelity_plugin.commands import doctor
+from geofidelity_plugin.commands import doctor, doctor_models
 from geofidelity_plugin.core.errors import InputError
 from geofidelity_plugin.core.events import PROTOCOL_VERSION
 from geofidelity_plugin.core.models.registry import MODELS
@@ -172,7 +172,7 @@ def test_models_folder_layouts(tmp_path, monkeypatch):
 
 def test_the_models_are_the_model_managers():
     """One list of models: the doctor reports what the model manager knows (and can download)."""
-    known = doctor.known_models()
+    known = doctor_models.known_models()
     assert [m["name"] for m in known] == list(MODELS) and len(known) >= 11
     assert [m["id"] for m in known] == [e.repo_id for e in MODELS.values()]
     assert {m["name"] for m in known} >= {"flux.1-dev", "dinov2-base", "mask2former-vistas", "siglip-so400m"}
