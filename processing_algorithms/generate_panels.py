@@ -18,6 +18,7 @@ class GeneratePanelsAlgorithm(QgsProcessingAlgorithm):
         "CONDITIONS", "TEMPLATES", "STEPS", "GUIDANCE", "DTYPE", "RESOLUTION", "CUSTOM_NAME")
     DEVICE, OUT = "DEVICE", "GENERATIONS_FOLDER"
     PLAN, VRAM_BUDGET, FP8, PRECISION, FORCE = "PLAN", "VRAM_BUDGET", "FP8_DENOISER", "PRECISION", "FORCE"
+    BATCH_FORWARD = "BATCH_FORWARD"
 
     def name(self):
         return "generate_panels"
@@ -48,12 +49,13 @@ class GeneratePanelsAlgorithm(QgsProcessingAlgorithm):
         return GeneratePanelsAlgorithm()
 
     def initAlgorithm(self, config=None):  # noqa: N802
-        from geofidelity_plugin.core.generation.options import (CONDITIONS, CUSTOM_DEFAULTS, DEFAULT_SAMPLES,
-                                                                DEFAULT_SEED, PLAN_CHOICES, PRECISION_CHOICES,
-                                                                generator_choices)
+        from geofidelity_plugin.core.generation.options import (BATCH_FORWARD_CHOICES, CONDITIONS, CUSTOM_DEFAULTS,
+                                                                DEFAULT_SAMPLES, DEFAULT_SEED, PLAN_CHOICES,
+                                                                PRECISION_CHOICES, generator_choices)
 
         self.generators = generator_choices()
         self.plans, self.precisions = list(PLAN_CHOICES), list(PRECISION_CHOICES)
+        self.batch_forwards = list(BATCH_FORWARD_CHOICES)
         self.conditions = list(CONDITIONS)
         self.addParameter(QgsProcessingParameterFile(self.STORE, "Benchmark store (.sqlite)", fileFilter="SQLite (*.sqlite)"))
         self.addParameter(QgsProcessingParameterEnum(self.GENERATOR, "Generator", self.generators, defaultValue=0))
@@ -87,6 +89,9 @@ class GeneratePanelsAlgorithm(QgsProcessingAlgorithm):
             self.FP8, "Store the denoiser's weights in fp8 (less memory; changes the images)", defaultValue=False)))
         self.addParameter(advanced(QgsProcessingParameterEnum(
             self.PRECISION, "Precision (auto: each generator's own dtype)", self.precisions, defaultValue=0)))
+        self.addParameter(advanced(QgsProcessingParameterEnum(
+            self.BATCH_FORWARD, "Denoiser over a batch (auto: image by image on the CPU, one batch on a GPU)",
+            self.batch_forwards, defaultValue=0)))
         self.addParameter(QgsProcessingParameterBoolean(
             self.FORCE, "Replace panels made with other settings", defaultValue=False))
         self.addParameter(advanced(QgsProcessingParameterFile(
@@ -128,7 +133,8 @@ class GeneratePanelsAlgorithm(QgsProcessingAlgorithm):
         option(args, "--device", device_or_default(self.parameterAsString(parameters, self.DEVICE, context)))
         option(args, "--out", self.parameterAsFile(parameters, self.OUT, context))
         args += ["--plan", self.plans[self.parameterAsEnum(parameters, self.PLAN, context)],
-                 "--precision", self.precisions[self.parameterAsEnum(parameters, self.PRECISION, context)]]
+                 "--precision", self.precisions[self.parameterAsEnum(parameters, self.PRECISION, context)],
+                 "--batch-forward", self.batch_forwards[self.parameterAsEnum(parameters, self.BATCH_FORWARD, context)]]
         option(args, "--vram-budget", self.parameterAsString(parameters, self.VRAM_BUDGET, context).strip())
         flag(args, "--fp8-denoiser", self.parameterAsBool(parameters, self.FP8, context))
         flag(args, "--force", self.parameterAsBool(parameters, self.FORCE, context))

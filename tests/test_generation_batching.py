@@ -325,3 +325,28 @@ def test_a_panel_of_imported_images_is_not_completed_by_generation(tiny_sd, tmp_
     assert _runner(tiny_sd).generate(ROWS[:1], samples=2, out_dir=tmp_path / "g", store=store,
                                      force=True).generated == 2
     assert (folder / "00.jpg").is_file()  # an imported file outside the generator's folder is left alone
+
+
+def test_the_command_line_chooses_the_batch_forward_and_records_it(tiny_sd, tmp_path):
+    _store(tmp_path).close()
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
+    env.update(PYTHONPATH=str(REPO), HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1")
+    base = [sys.executable, "-m", "geofidelity_plugin", "generate", "--store", str(tmp_path / "benchmark.sqlite"),
+            "--generator", "tiny", "--custom-folder", str(tiny_sd), "--resolution", "32", "--samples", "2",
+            "--steps", "2", "--conditions", "L1", "--device", "cpu", "-q"]
+    out = tmp_path / "generations"
+
+    def run(*extra):
+        return subprocess.run(base + list(extra), cwd=REPO, env=env, capture_output=True, text=True, timeout=600)
+
+    wrong = run("--batch-forward", "sometimes")
+    assert wrong.returncode == 2 and "--batch-forward: invalid choice: 'sometimes'" in wrong.stderr
+    assert not out.exists()
+    joint = run("--batch-forward", "batched", "--out", str(out))
+    assert joint.returncode == 0, joint.stderr
+    manifest = json.loads((out / "tiny" / "generation_manifest.json").read_text())
+    assert manifest["options"]["batch_forward"] == batch_forward.BATCHED
+    split = run("--out", str(tmp_path / "split"), "--force")  # the default on the CPU: image by image
+    assert split.returncode == 0, split.stderr
+    manifest = json.loads((tmp_path / "split" / "tiny" / "generation_manifest.json").read_text())
+    assert manifest["options"]["batch_forward"] == batch_forward.PER_IMAGE

@@ -10,8 +10,8 @@ from .ray_options import add_ray_arguments, generation_call, report_generation
 
 
 def register(sub) -> None:
-    from ..core.generation.options import (CONDITIONS, CPU_PLANS, CUSTOM_DEFAULTS, DEFAULT_SAMPLES, DEFAULT_SEED,
-                                           PLAN_CHOICES, PRECISION_CHOICES)
+    from ..core.generation.options import (BATCH_FORWARD_CHOICES, CONDITIONS, CPU_PLANS, CUSTOM_DEFAULTS,
+                                           DEFAULT_SAMPLES, DEFAULT_SEED, PLAN_CHOICES, PRECISION_CHOICES)
 
     p = sub.add_parser("generate", help="3a · prompts (L0/L1/L2 + controls) and panels with a diffusers generator",
                        description="Generators: a registered name — sdxl-base-1.0, sd3.5-large, flux.1-dev, "
@@ -54,6 +54,10 @@ def register(sub) -> None:
                    help="auto keeps each generator's own dtype (the protocol's table, or a --custom-folder's "
                         "--dtype; float32 on the CPU); fp32, fp16 or bf16 overrides it on every device, recorded "
                         "(default %(default)s)")
+    p.add_argument("--batch-forward", choices=BATCH_FORWARD_CHOICES, default="auto",
+                   help="how a call of several images runs the denoiser: auto = image by image on the CPU (the "
+                        "bytes of one call per image) and as one batch on a GPU; per-image or batched force "
+                        "either; recorded (docs/memory-plans.md, Batched panels; default %(default)s)")
     p.add_argument("--force", action="store_true",
                    help="replace panels this store already holds that were made with other settings (model, "
                         "revision, scheduler, steps, guidance, resolution, dtype, device type, fp8/tiling, prompt, "
@@ -92,7 +96,7 @@ def cmd_generate(args) -> int:
                                        args.conditions, templates, custom, args.device, args.out, progress,
                                        plan=args.plan, vram_budget=args.vram_budget,
                                        fp8_denoiser=args.fp8_denoiser, precision=args.precision,
-                                       force=args.force, **on_ray)
+                                       force=args.force, batch_forward=args.batch_forward, **on_ray)
             generations = store.root / "generations"
     finally:
         progress.close()

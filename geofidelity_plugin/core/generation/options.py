@@ -4,10 +4,11 @@ importing torch or diffusers."""
 from __future__ import annotations
 
 from ..conditions import CONDITIONS
+from .batch_forward import MODES as BATCH_FORWARD_CHOICES
 from .generators import CUSTOM_DEFAULTS, DTYPES, GENERATORS
 from .memory_plan import CPU_PLANS, PLANS
 
-__all__ = ["CONDITIONS", "CPU_PLANS", "CUSTOM_DEFAULTS", "CUSTOM_FOLDER_CHOICE", "DEFAULT_SAMPLES", "DEFAULT_SEED",
+__all__ = ["BATCH_FORWARD_CHOICES", "CONDITIONS", "CPU_PLANS", "CUSTOM_DEFAULTS", "CUSTOM_FOLDER_CHOICE", "DEFAULT_SAMPLES", "DEFAULT_SEED",
            "GENERATORS", "PLAN_CHOICES", "PRECISION_CHOICES", "generator_choices"]
 
 #: images per generated panel (method §4)

@@ -13,6 +13,7 @@ from ..events import announce_stage
 from ..store.store import BenchmarkStore
 from ..progress import NullProgress, Progress, SubProgress
 from ..output_paths import check_output_folder
+from .batch_forward import check_mode
 from .generators import normalise_dtype, resolve_generator
 from .memory_plan import check_plan, parse_budget
 from .prompts import CONDITIONS, PromptTemplates, build_prompts
@@ -22,7 +23,8 @@ def generate_store(store: BenchmarkStore, generator: str, samples: int = 4, seed
                    shared_noise: bool = False, conditions=CONDITIONS, templates: dict | None = None,
                    custom: dict | None = None, device: str | None = None, out_dir: str | Path | None = None,
                    progress: Progress | None = None, plan: str | None = None, vram_budget=None,
-                   fp8_denoiser: bool = False, precision: str | None = None, force: bool = False):
+                   fp8_denoiser: bool = False, precision: str | None = None, force: bool = False,
+                   batch_forward: str | None = None):
     """Generate ``samples`` images per (segment, condition) with a registered generator (its
     registry name or hub id) or a custom local diffusers folder (``custom``: folder, steps,
     guidance, dtype[, resolution]). Returns the runner's result and the skipped prompts.
@@ -37,9 +39,11 @@ def generate_store(store: BenchmarkStore, generator: str, samples: int = 4, seed
     refused (see :func:`~.generators.resolve_generator`). ``device``: ``None`` (the GPU when there
     is one) or one this PyTorch can use (:func:`~..devices.check_device`). ``plan``, ``vram_budget``
     (``"12GB"`` or bytes), ``fp8_denoiser``: docs/memory-plans.md; ``precision``: ``None``/``auto``
-    keeps the model's dtype; ``force``: replace panels made with other settings."""
+    keeps the model's dtype; ``force``: replace panels made with other settings; ``batch_forward``
+    (:data:`~.batch_forward.MODES`): how a batched call evaluates the denoiser."""
     progress = progress or NullProgress()
     device = check_device(device)
+    batch_forward = check_mode(batch_forward)
     options = check_generation_options(generator, custom, templates, samples, plan, vram_budget, precision,
                                        "cpu" if device == "cpu" else "cuda")
     spec, plan, budget, precision = options.spec, options.plan, options.budget, options.precision
@@ -47,7 +51,7 @@ def generate_store(store: BenchmarkStore, generator: str, samples: int = 4, seed
     from .runner import GenerationRunner
 
     runner = GenerationRunner.from_spec(spec, device, plan=plan, vram_budget=budget, fp8_denoiser=fp8_denoiser,
-                                        precision=precision)
+                                        precision=precision, batch_forward=batch_forward)
     result = runner.generate(list(prompts), samples=samples, base_seed=seed, shared_noise=shared_noise,
                              out_dir=out_dir, store=store, progress=SubProgress(progress, 5, 100), force=force,
                              manifest_inputs={"segments": scope})

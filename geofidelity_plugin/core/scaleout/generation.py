@@ -51,6 +51,10 @@ def generate_store_on_ray(store: BenchmarkStore, generator: str, samples: int = 
     checked = workflow.check_generation_options(generator, custom, templates, samples, plan, vram_budget,
                                                 precision, "cpu" if device == "cpu" else "cuda")
     spec, plan, budget, precision = checked.spec, checked.plan, checked.budget, checked.precision
+    if "batch_forward" in runner_options:
+        from ..generation.batch_forward import check_mode
+
+        runner_options["batch_forward"] = check_mode(runner_options["batch_forward"])
     if isinstance(max_retries, bool) or not isinstance(max_retries, int) or max_retries < 0:
         raise InputError(f"retries must be a whole number ≥ 0, not {max_retries!r}")
     prompts, scope = workflow.scored_prompts(store, checked.templates, seed, conditions or CONDITIONS, out_dir,
