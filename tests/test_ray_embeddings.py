@@ -167,3 +167,42 @@ def test_cancel_stops_the_embedding_and_a_rerun_embeds_only_the_rest(cluster, di
     assert (rest.cached, rest.computed) == (kept, len(readable) - kept)
     expected = FeatureExtractor(dinov2, batch_size=BATCH, device="cpu").embed_paths(readable)
     assert np.allclose(rest.embeddings, expected.embeddings, atol=1e-5)  # other batches than one run's: same
+
+
+def test_the_release_protocol_on_ray_writes_the_single_process_tables(cluster, dinov2, tmp_path, monkeypatch):
+    """``evaluate --protocol release --ray``: the release's evaluator over embeddings made on Ray
+    gives the single-process raw results and summaries, cell for cell."""
+    from geofidelity_plugin import cli
+    from test_release_protocol import make_release
+
+    make_release(tmp_path / "release")
+    store = tmp_path / "store.sqlite"
+    assert cli.main(["import-release", "--release", str(tmp_path / "release"), "--store", str(store)]) == 0
+    common = ["--store", str(store), "--feature-model", str(dinov2), "--protocol", "release", "--semantic-model",
+              "none", "--clip-model", "none", "-q", "--batch-size", "8", "--device", "cpu"]
+    monkeypatch.setenv("GEOFIDELITY_CACHE_DIR", str(tmp_path / "cache-one"))
+    assert cli.main(["evaluate", "--out", str(tmp_path / "one"), *common]) == 0
+    monkeypatch.setenv("GEOFIDELITY_CACHE_DIR", str(tmp_path / "cache-ray"))  # nothing cached: Ray embeds all
+    assert cli.main(["evaluate", "--out", str(tmp_path / "ray"), "--ray", "local", *common]) == 0
+    written = sorted(p.name for p in (tmp_path / "one").iterdir() if p.suffix == ".csv")
+    assert "raw_results.csv" in written and len(written) >= 5
+    assert written == sorted(p.name for p in (tmp_path / "ray").iterdir() if p.suffix == ".csv")
+    for name in written:
+        one, ray = _csv_cells(tmp_path / "one" / name), _csv_cells(tmp_path / "ray" / name)
+        assert len(one) == len(ray) and (one or name == "failed_images.csv"), name
+        for a, b in zip(one, ray):
+            assert a.keys() == b.keys()
+            for key in a:
+                try:
+                    assert float(a[key]) == pytest.approx(float(b[key]), rel=1e-6, abs=1e-9), (name, key)
+                except ValueError:
+                    assert a[key] == b[key], (name, key)
+    manifest = json.loads((tmp_path / "ray" / "evaluation.manifest.json").read_text())
+    assert manifest["cluster"]["engine"] == "ray" and manifest["cluster"]["embedding_batches"]
+
+
+def _csv_cells(path) -> list[dict]:
+    import csv
+
+    with open(path, newline="", encoding="utf-8") as fh:
+        return list(csv.DictReader(fh))
