@@ -9,7 +9,7 @@ from .common import option, run_backend, user_errors
 
 
 class ReportAlgorithm(QgsProcessingAlgorithm):
-    EVALUATION, TITLE, OUTPUT = "EVALUATION_FOLDER", "TITLE", "OUTPUT"
+    EVALUATION, TITLE, COVERAGE, OUTPUT = "EVALUATION_FOLDER", "TITLE", "COVERAGE", "OUTPUT"
 
     def name(self):
         return "report"
@@ -27,7 +27,9 @@ class ReportAlgorithm(QgsProcessingAlgorithm):
         return ("Writes a self-contained HTML report of an evaluation folder: the paper-style tables with "
                 "bootstrap intervals, margin distributions per model and condition, paired L1−L0 deltas with "
                 "intervals, per-city maps of Δhard, CLIP score against retrieval, the anchors beside the "
-                "models, the skipped and failed lists, and the run manifest. Stand-in data carry a banner.")
+                "models, the coverage audit of the store (per city and per segment, capture dates), the skipped "
+                "and failed lists, the run manifest, and the data credits (OpenStreetMap, Mapillary). Stand-in "
+                "data carry a banner.")
 
     def createInstance(self):  # noqa: N802
         return ReportAlgorithm()
@@ -36,6 +38,9 @@ class ReportAlgorithm(QgsProcessingAlgorithm):
         self.addParameter(QgsProcessingParameterFile(self.EVALUATION, "Evaluation folder (output of Evaluate)",
                                                      behavior=QgsProcessingParameterFile.Folder))
         self.addParameter(QgsProcessingParameterString(self.TITLE, "Title", optional=True))
+        self.addParameter(QgsProcessingParameterFile(
+            self.COVERAGE, "Coverage audit GeoPackage (default: the newest audit of the evaluation's store)",
+            fileFilter="GeoPackage (*.gpkg)", optional=True))
         self.addParameter(QgsProcessingParameterFileDestination(self.OUTPUT, "Report", "HTML (*.html)", optional=True))
         self.addOutput(QgsProcessingOutputHtml("REPORT_HTML", "Report"))
 
@@ -44,6 +49,7 @@ class ReportAlgorithm(QgsProcessingAlgorithm):
         args = ["--evaluation", self.parameterAsFile(parameters, self.EVALUATION, context)]
         option(args, "--out", self.parameterAsFileOutput(parameters, self.OUTPUT, context))
         option(args, "--title", self.parameterAsString(parameters, self.TITLE, context))
+        option(args, "--coverage", self.parameterAsFile(parameters, self.COVERAGE, context))
         run = run_backend("report", args, feedback)
         path = run.path("REPORT_HTML")
         feedback.pushInfo(f"report: {path}")

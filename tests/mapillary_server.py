@@ -62,6 +62,7 @@ class FakeImage:
     sequence: str = "seqAAAAAAAAAAAAAAAAAAAAAA"
     width: int = 2048
     height: int = 1536
+    creator: dict | None = None  # {"id", "username"}, as the Graph API gives it
 
 
 def fake_images_along(coords: list[tuple[float, float]], count: int,
@@ -85,7 +86,7 @@ def fake_images_along(coords: list[tuple[float, float]], count: int,
             compass_angle=None if i % 7 == 3 else round((37.5 * i) % 360, 2),
             has_computed=not (without_computed_every and i % without_computed_every == 2),
             is_pano=i % 11 == 10, camera_type="spherical" if i % 11 == 10 else "perspective",
-            sequence=f"seq{i // 10:021d}"))
+            sequence=f"seq{i // 10:021d}", creator={"id": f"10{i % 3:014d}", "username": f"mapper_{i % 3}"}))
     return images
 
 
@@ -296,6 +297,8 @@ class FakeMapillary:
             full["computed_geometry"] = {"type": "Point", "coordinates": [img.lon, img.lat]}
         if img.compass_angle is None:
             del full["compass_angle"]
+        if img.creator is not None:
+            full["creator"] = dict(img.creator)
         full.update(self.item_overrides.get(img.image_id, {}))
         return {k: v for k, v in full.items() if k in fields}
 

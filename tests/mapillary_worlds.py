@@ -76,7 +76,8 @@ def dense_street(length_m: float = 779.0, through: int = 3, through_spacing_m: f
                 image_id=image_id, lon=lon, lat=lat, gps_lon=gps_lon, gps_lat=gps_lat, captured_at=captured,
                 compass_angle=90.0, is_pano=kind == "pano",
                 camera_type={"pano": "spherical", "fisheye": "fisheye"}.get(kind, "perspective"),
-                sequence=sequence, width=1024, height=768))
+                sequence=sequence, width=1024, height=768,
+                creator={"id": f"{100 + len(name)}{n % 2}", "username": f"{name}_driver"}))
             world.along[image_id] = along
             if kind:
                 world.rejectable[image_id] = kind

@@ -32,7 +32,7 @@ def test_output_commands_offer_every_choice_of_their_algorithms():
         "import-generated": ("--store", "--folder", "--model", "--replace"),
         "build-galleries": ("--store", "--segments", "--seed", "--rebuild"),
         "import-release": ("--release", "--store", "--seed"),
-        "report": ("--evaluation", "--out", "--title"),
+        "report": ("--evaluation", "--out", "--title", "--coverage"),
     }.items():
         out = _cli(command, "--help")
         assert out.returncode == 0, out.stderr
@@ -55,7 +55,7 @@ def test_stage_1_and_2_commands_offer_every_choice_of_their_algorithms():
         "curate": ("--store", "--audit-csv", "--siglip-model", "--vistas-model", "--buffer", "--solar-min",
                    "--siglip-threshold", "--laplacian-min", "--luma-min", "--luma-max", "--colourfulness-min",
                    "--aspect-min", "--aspect-max", "--phash-radius", "--thinning", "--cap", "--seed", "--out"),
-        "coverage": ("--store", "--radius", "--out"),
+        "coverage": ("--store", "--radius", "--gap-radius", "--out"),
     }.items():
         out = _cli(command, "--help")
         assert out.returncode == 0, out.stderr
@@ -78,7 +78,8 @@ def test_stage_1_and_2_commands_offer_every_choice_of_their_algorithms():
     assert (fetch.buffer, fetch.tile_step, fetch.workers, fetch.requests_per_second, fetch.timeout) == (
         panels.FETCH_BUFFER_M, panels.FETCH_TILE_STEP_M, panels.FETCH_WORKERS, panels.FETCH_REQUESTS_PER_SECOND,
         panels.FETCH_TIMEOUT_S)
-    assert parser.parse_args(["coverage", "--store", "s", "--out", "c.gpkg"]).radius == panels.COVERAGE_RADIUS_M
+    coverage = parser.parse_args(["coverage", "--store", "s", "--out", "c.gpkg"])
+    assert (coverage.radius, coverage.gap_radius) == (panels.COVERAGE_RADIUS_M, panels.COVERAGE_GAP_RADIUS_M)
 
 
 def _write_layer(path, geometry: str, crs: str, properties: dict, features: list) -> None:

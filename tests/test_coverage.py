@@ -26,12 +26,21 @@ def test_gap_between_kept_images_matches_the_ellipsoid():
     rows += [{"status": "rejected", "tier": 6, "lon": start[0], "lat": start[1]},
              {"status": "rejected", "tier": 2, "lon": start[0], "lat": start[1]},
              {"status": "capped", "lon": start[0], "lat": start[1]}]
-    cov = segment_coverage("s", line, rows, radius_m=30.0, step_m=0.5)
+    cov = segment_coverage("s", line, rows, radius_m=30.0, gap_radius_m=30.0)
     # hole: from 100 + 30 to 400 − 30 = 240 m; tail: from 450 + 30 to 600 = 120 m
     assert cov.longest_gap_m == pytest.approx(240, abs=1.5)
     lengths = sorted(GEOD.line_length(*zip(*g.coords)) for g in cov.gaps)
     assert lengths == pytest.approx([120, 240], abs=1.5)
+    assert sorted(cov.gap_lengths_m) == pytest.approx([120, 240], abs=1.5)
     assert cov.uncovered_fraction == pytest.approx(360 / 600, abs=0.005)
+    assert cov.share_uncovered_20m == pytest.approx(360 / 600, abs=0.005)  # the gap radius is 30 m here
+    # at the default gap radius (20 m) the two gaps widen by 10 m at each covered end (260 m, 130 m),
+    # and images 50 m apart leave 50 − 2·20 = 10 m between them: 0–50, 50–100, 400–450
+    narrow = segment_coverage("s", line, rows, radius_m=30.0)
+    assert sorted(narrow.gap_lengths_m) == pytest.approx([10, 10, 10, 130, 260], abs=0.5)
+    assert narrow.longest_gap_m == pytest.approx(260, abs=0.5)
+    assert narrow.share_uncovered_20m == pytest.approx(420 / 600, abs=0.002)
+    assert narrow.uncovered_fraction == pytest.approx(360 / 600, abs=0.005)  # still at the 30 m radius
     a = cov.attributes()
     assert (a["images_kept"], a["images_rejected"], a["images_capped"], a["sequences"]) == (5, 2, 1, 2)
     assert a["rejected_tier6"] == 1 and a["rejected_tier2"] == 1 and a["year_span"] == 1

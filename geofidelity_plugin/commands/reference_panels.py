@@ -88,9 +88,15 @@ def register(sub) -> None:
 
     p = sub.add_parser("coverage", help="2c · coverage audit and gaps per segment")
     p.add_argument("--store", required=True)
-    p.add_argument("--out", required=True, help="coverage GeoPackage (layers coverage, coverage_gaps)")
+    p.add_argument("--out", required=True,
+                   help="coverage GeoPackage (layers coverage, coverage_gaps, coverage_images, coverage_buffers, "
+                        "coverage_cities, coverage_dates); the city summary CSV and the run manifest go beside it")
     p.add_argument("--radius", type=float, default=o.COVERAGE_RADIUS_M,
-                   help="an image covers the segment within this distance, m (default %(default)s)")
+                   help="uncovered_fraction and the drawn buffer: an image covers the segment within this "
+                        "distance, m (default %(default)s)")
+    p.add_argument("--gap-radius", type=float, default=o.COVERAGE_GAP_RADIUS_M,
+                   help="gaps, longest_gap_m and share_uncovered_20m: stretches with no image within this "
+                        "distance, m (default %(default)s)")
     p.add_argument("-q", "--quiet", action="store_true")
     p.set_defaults(func=cmd_coverage)
 
@@ -271,30 +277,55 @@ def _curation_events(args, out, manifest, result) -> None:
 
 def cmd_coverage(args) -> int:
     from ..core.store.store import BenchmarkStore
-    from ..core.reference_panels.layers import write_coverage_gpkg
     from ..core.output_paths import check_output_file
+    from ..core.reference_panels.coverage_layers import cities_csv_path, write_coverage_outputs
+    from ..core.reference_panels.coverage_audit import audit_store
     from ..core.reference_panels.inputs import check_number
-    from ..core.reference_panels.workflow import coverage_store
 
     check_number(args.radius, "--radius (covered within, m)", example="--radius 30")
-    out = check_output_file(args.out, "coverage GeoPackage", inputs={"the benchmark store (--store)": args.store})
+    check_number(args.gap_radius, "--gap-radius (a gap: no image within, m)", example="--gap-radius 20")
+    inputs = {"the benchmark store (--store)": args.store}
+    out = check_output_file(args.out, "coverage GeoPackage", inputs=inputs)
+    check_output_file(cities_csv_path(out), "coverage city summary CSV", inputs=inputs)
+    manifest = check_output_file(_manifest_path(out), "coverage run manifest", inputs=inputs)
     progress = progress_for("coverage", args.quiet)
     try:
         with BenchmarkStore(args.store, create=False) as store:
-            coverage = coverage_store(store, args.radius, progress)
-            write_coverage_gpkg(out, coverage, store.segments())
+            audit = audit_store(store, args.radius, args.gap_radius, progress)
+            _, csv_path = write_coverage_outputs(out, audit)
+            _write_coverage_manifest(manifest, store, args, audit, out, csv_path)
+        for note in audit.notes:
+            progress.warning(note)
     finally:
         progress.close()
-    for c in coverage:
-        print(f"{c.segment_id}: {c.images_kept} kept, {c.sequences} sequences, longest gap {c.longest_gap_m:.0f} m; "
-              f"longest stretch without an image {c.stretch_before_cap_m:.0f} m before the cap, "
-              f"{c.stretch_after_cap_m:.0f} m after")
-    print(f"coverage layers → {out}")
-    _coverage_events(args, out, coverage)
+    for c in audit.coverage:
+        print(f"{c.segment_id}: {c.images_kept} kept, {c.images_per_km:.0f} images/km, {c.sequences} sequences, "
+              f"{c.date_first or '—'} … {c.date_last or '—'}, {100 * c.share_uncovered_20m:.0f} % with no image "
+              f"within {args.gap_radius:g} m, longest gap {c.longest_gap_m:.0f} m; longest stretch without an "
+              f"image {c.stretch_before_cap_m:.0f} m before the cap, {c.stretch_after_cap_m:.0f} m after")
+    for row in audit.cities:
+        print(f"{row['city'] or '(no city)'}: {row['segments']} segments, {row['km']:.2f} km, {row['images']} images "
+              f"({row['images_per_km']:.0f}/km), median {100 * row['median_share_uncovered_20m']:.0f} % uncovered, "
+              f"{row['segments_gap_over_100m']} segment(s) with a gap over 100 m")
+    print(f"coverage layers → {out}\ncity summary → {csv_path}")
+    _coverage_events(args, out, audit.coverage, csv_path, manifest)
     return 0
 
 
-def _coverage_events(args, out, coverage) -> None:
+def _write_coverage_manifest(path, store, args, audit, out, csv_path) -> None:
+    """The run manifest beside the coverage GeoPackage: both radii, the store, the outputs."""
+    from ..core.manifest import build_manifest, write_manifest
+
+    options = {"radius_m": args.radius, "gap_radius_m": args.gap_radius,
+               "date_histogram": "per year; per month when the dates span under 2 years"}
+    notes = list(audit.notes) + ([audit.stand_in] if audit.stand_in else [])
+    write_manifest(path, build_manifest("coverage", options, inputs={"store": str(Path(store.path).resolve())},
+                                        outputs={"gpkg": str(out), "cities_csv": str(csv_path),
+                                                 "segments": len(audit.coverage), "images": len(audit.images)},
+                                        notes=notes, stand_in=audit.stand_in))
+
+
+def _coverage_events(args, out, coverage, csv_path, manifest) -> None:
     from ..core import events
 
     store = _store_property(args.store)
@@ -302,5 +333,11 @@ def _coverage_events(args, out, coverage) -> None:
                   style="coverage_by_images.qml", properties=store)
     events.output("GAPS_LAYER", out, layer=f"{out}|layername=coverage_gaps", name="GeoFidelity coverage gaps",
                   style="coverage_gaps.qml", properties=store)
+    events.output("IMAGES_LAYER", out, layer=f"{out}|layername=coverage_images", name="GeoFidelity coverage images",
+                  style="coverage_images_status.qml", properties=store)
+    events.output("BUFFERS_LAYER", out, layer=f"{out}|layername=coverage_buffers",
+                  name="GeoFidelity coverage buffers", style="coverage_buffers.qml", properties=store)
+    events.output("CITIES_CSV", csv_path)
+    events.output("MANIFEST", manifest)
     events.value("GAPS", sum(len(c.gaps) for c in coverage))
     events.value("SEGMENTS", len(coverage))

@@ -12,6 +12,8 @@ def register(sub) -> None:
     p.add_argument("--evaluation", required=True, help="output folder of `evaluate`")
     p.add_argument("--out", help="report path (default: <evaluation>/report.html)")
     p.add_argument("--title", help="page title (default: \"GeoFidelity evaluation report\")")
+    p.add_argument("--coverage", help="the coverage audit's GeoPackage for the coverage section (default: the newest "
+                                      "audit of the evaluation's store, beside the evaluation or the store)")
     p.set_defaults(func=cmd_report)
 
     p = sub.add_parser("demo", help="run the pipeline on the bundled data (offline) and write a QGIS project")
@@ -25,7 +27,7 @@ def cmd_report(args) -> int:
 
     progress = progress_for("report", quiet=True)  # warnings only: "warning: …" on stderr, or protocol lines
     try:
-        path = write_report(args.evaluation, args.out, args.title, warn=progress.warning)
+        path = write_report(args.evaluation, args.out, args.title, warn=progress.warning, coverage=args.coverage)
     finally:
         progress.close()
     print(f"report: {path}")

@@ -1,11 +1,22 @@
-"""Coverage audit of reference panels along each segment (issue: audit coverage on the map):
-images kept and rejected per tier, distinct sequences, capture-year span, and the stretches of
-the segment with no kept image within ``radius_m`` (default 30 m, the road buffer) — returned
-as lines so they can be drawn in red.
+"""Coverage audit of reference panels along each segment (method §2, "coverage audit"): images
+kept and rejected per tier, images per km, distinct sequences, capture dates (first, last, span,
+histogram — :mod:`.coverage_dates`), and the stretches of the segment with no image near it.
 
-The line is sampled every ``step_m`` metres in a local metric frame; a sample is covered when a
-kept image lies within ``radius_m`` of it (a k-d tree query); gaps are maximal runs of
-uncovered samples.
+Two radii, both in metres from the line:
+
+- ``radius_m`` (default 30 m, the road buffer): ``uncovered_fraction``, the share of the
+  segment with no kept image within it — the figure of earlier runs, kept as it was;
+- ``gap_radius_m`` (default 20 m, ``--gap-radius``): the **gaps** — ``coverage_gaps`` lines,
+  their ``gap_length_m``, ``longest_gap_m`` and ``share_uncovered_20m`` (the field keeps its
+  name whatever the radius; the run manifest records the radius used).
+
+Coverage is computed exactly, not by sampling: in the segment's local metric frame each image
+covers, on each straight leg of the line, the interval of positions within the radius of it
+(where the leg crosses the image's disc); the union of these intervals is the covered part and
+its complement the gaps, as arc-length intervals ``[start_m, end_m]`` along the line.
+
+The images that cover are the kept candidates, plus the imported reference images of the store
+that have no candidate (``status = "reference"``) and were not rejected in the audit.
 
 What the cap cost: the longest stretch of the segment without an image (images projected onto
 the line, :func:`.cap.longest_stretch`) among the images that passed every tier — before the
@@ -15,18 +26,21 @@ many there were.
 """
 from __future__ import annotations
 
-import datetime as _dt
 from collections import Counter
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy.spatial import cKDTree
 from shapely.geometry import LineString
 from shapely.ops import substring
 
 from ..selection.geodesy import LocalFrame
 from .cap import longest_stretch
+from .coverage_dates import date_span, day_of, histogram, histogram_text, histogram_unit
 from .metadata import SegmentGeometry, valid_position
+from .options import COVERAGE_GAP_RADIUS_M as GAP_RADIUS_M
+
+#: statuses whose images cover the segment
+COVERING = ("kept", "reference")
 
 
 @dataclass
@@ -42,18 +56,42 @@ class SegmentCoverage:
     year_max: int | None
     longest_gap_m: float
     uncovered_fraction: float
-    gaps: list[LineString] = field(default_factory=list)  # lon/lat
+    gaps: list[LineString] = field(default_factory=list)  # lon/lat, at gap_radius_m
     stretch_before_cap_m: float = 0.0
     stretch_after_cap_m: float = 0.0
     images_not_scored: int = 0
+    images_reference: int = 0
+    gap_lengths_m: list[float] = field(default_factory=list)  # one per gap, same order
+    share_uncovered_20m: float = 1.0
+    gap_radius_m: float = GAP_RADIUS_M
+    date_first: str | None = None
+    date_last: str | None = None
+    date_span_days: int = 0
+    date_unit: str = "year"
+    date_histogram: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def images(self) -> int:
+        """Images covering the segment: kept candidates and reference-only images."""
+        return self.images_kept + self.images_reference
+
+    @property
+    def images_per_km(self) -> float:
+        return self.images / (self.length_m / 1000.0) if self.length_m > 0 else 0.0
 
     def attributes(self) -> dict:
         out = {"segment_id": self.segment_id, "length_m": round(self.length_m, 1),
-               "images_kept": self.images_kept, "images_rejected": self.images_rejected,
-               "images_capped": self.images_capped, "sequences": self.sequences,
+               "images_kept": self.images_kept, "images_reference": self.images_reference,
+               "images_rejected": self.images_rejected, "images_capped": self.images_capped,
+               "images_per_km": round(self.images_per_km, 2), "sequences": self.sequences,
                "year_min": self.year_min, "year_max": self.year_max,
                "year_span": (self.year_max - self.year_min + 1) if self.year_min is not None else 0,
+               "date_first": self.date_first, "date_last": self.date_last,
+               "date_span_days": self.date_span_days, "date_unit": self.date_unit,
+               "date_histogram": histogram_text(self.date_histogram),
                "longest_gap_m": round(float(self.longest_gap_m), 1),
+               "share_uncovered_20m": round(float(self.share_uncovered_20m), 4),
+               "gaps": len(self.gaps),
                "uncovered_fraction": round(float(self.uncovered_fraction), 4),
                "stretch_before_cap_m": round(float(self.stretch_before_cap_m), 1),
                "stretch_after_cap_m": round(float(self.stretch_after_cap_m), 1),
@@ -61,12 +99,6 @@ class SegmentCoverage:
         for tier in range(1, 9):
             out[f"rejected_tier{tier}"] = self.rejected_by_tier.get(tier, 0)
         return out
-
-
-def _year(ms) -> int | None:
-    if ms is None:
-        return None
-    return _dt.datetime.fromtimestamp(int(ms) / 1000, tz=_dt.timezone.utc).year
 
 
 def _scored(row: dict) -> bool:
@@ -85,47 +117,85 @@ def cap_stretches(line_lonlat, rows: list[dict]) -> tuple[float, float]:
     return longest_stretch(before, geometry.length_m), longest_stretch(after, geometry.length_m)
 
 
+def covered_intervals(line: LineString, points: np.ndarray, radius_m: float) -> list[tuple[float, float]]:
+    """Merged ``[start, end]`` arc-length intervals of a metric ``line`` lying within
+    ``radius_m`` of any of ``points`` (an ``(n, 2)`` array in the same frame)."""
+    coords = np.asarray(line.coords, dtype=float)[:, :2]
+    points = np.asarray(points, dtype=float).reshape(-1, 2)
+    pieces: list[tuple[float, float]] = []
+    offset = 0.0
+    for a, b in zip(coords[:-1], coords[1:]):
+        leg = float(np.hypot(*(b - a)))
+        if leg > 0 and len(points):
+            d = points - a
+            t = d @ ((b - a) / leg)  # position of each image's foot along the leg
+            half2 = radius_m ** 2 - (np.einsum("ij,ij->i", d, d) - t ** 2)  # half chord², where the disc crosses
+            hit = half2 > 0
+            half = np.sqrt(half2[hit])
+            lo, hi = np.clip(t[hit] - half, 0.0, leg), np.clip(t[hit] + half, 0.0, leg)
+            pieces += [(offset + s, offset + e) for s, e in zip(lo, hi) if e > s]
+        offset += leg
+    merged: list[list[float]] = []
+    for s, e in sorted(pieces):
+        if merged and s <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], e)
+        else:
+            merged.append([s, e])
+    return [(s, e) for s, e in merged]
+
+
+def uncovered_intervals(length_m: float, covered: list[tuple[float, float]],
+                        min_length_m: float = 1e-6) -> list[tuple[float, float]]:
+    """The complement of ``covered`` in ``[0, length_m]``, leaving out slivers."""
+    out, at = [], 0.0
+    for s, e in covered:
+        if s - at > min_length_m:
+            out.append((at, s))
+        at = max(at, e)
+    if length_m - at > min_length_m:
+        out.append((at, length_m))
+    return out
+
+
+def _covering_xy(frame: LocalFrame, rows: list[dict]) -> np.ndarray:
+    usable = [r for r in rows if valid_position(r.get("lon"), r.get("lat"))]
+    if not usable:
+        return np.zeros((0, 2))
+    x, y = frame.to_metric(np.array([r["lon"] for r in usable], dtype=float),
+                           np.array([r["lat"] for r in usable], dtype=float))
+    return np.column_stack([x, y])
+
+
 def segment_coverage(segment_id: str, line_lonlat: LineString, rows: list[dict], radius_m: float = 30.0,
-                     step_m: float = 1.0) -> SegmentCoverage:
-    """``rows``: curation rows of this segment with ``status``, ``tier``, ``lon``, ``lat``,
-    ``sequence``, ``captured_at_ms`` and (from curation) ``measures``."""
+                     gap_radius_m: float = GAP_RADIUS_M) -> SegmentCoverage:
+    """``rows``: the segment's images with ``status`` (kept / rejected / capped / fetched from
+    curation, or ``reference``), ``tier``, ``lon``, ``lat``, ``sequence``, ``captured_at_ms``
+    and (from curation) ``measures``."""
     c = line_lonlat.centroid
     frame = LocalFrame(c.x, c.y)
     line = frame.line_to_metric(list(line_lonlat.coords))
-    kept = [r for r in rows if r.get("status") == "kept"]
+    length = float(line.length)
+    covering = [r for r in rows if r.get("status") in COVERING]
     rejected = [r for r in rows if r.get("status") == "rejected"]
-    n = max(2, int(np.ceil(line.length / step_m)) + 1)
-    distances = np.linspace(0.0, line.length, n)
-    samples = np.array([line.interpolate(d).coords[0] for d in distances])
-    if kept:
-        xy = np.column_stack(frame.to_metric(np.array([r["lon"] for r in kept]), np.array([r["lat"] for r in kept])))
-        nearest, _ = cKDTree(xy).query(samples, k=1)
-        covered = nearest <= radius_m
-    else:
-        covered = np.zeros(n, dtype=bool)
-    gaps, longest, uncovered = [], 0.0, 0.0
-    i = 0
-    while i < n:
-        if covered[i]:
-            i += 1
-            continue
-        j = i
-        while j + 1 < n and not covered[j + 1]:
-            j += 1
-        start, end = distances[max(i - 1, 0)] if i > 0 else 0.0, distances[min(j + 1, n - 1)] if j < n - 1 else line.length
-        gap_len = end - start
-        uncovered += gap_len
-        longest = max(longest, gap_len)
-        if gap_len > 0:
-            gaps.append(frame.geometry_to_lonlat(substring(line, start, end)))
-        i = j + 1
-    years = [y for y in (_year(r.get("captured_at_ms")) for r in kept) if y is not None]
+    xy = _covering_xy(frame, covering)
+    wide = uncovered_intervals(length, covered_intervals(line, xy, radius_m))
+    narrow = uncovered_intervals(length, covered_intervals(line, xy, gap_radius_m))
+    gap_lengths = [e - s for s, e in narrow]
+    days = [d for d in (day_of(r.get("captured_at_ms")) for r in covering) if d is not None]
+    first, last, span = date_span(days)
+    unit = histogram_unit(days)
     before, after = cap_stretches(line_lonlat, rows)
+    share = (lambda gaps: min(1.0, sum(e - s for s, e in gaps) / length) if length else 1.0)
     return SegmentCoverage(
-        segment_id, line.length, len(kept), len(rejected),
+        segment_id, length, sum(1 for r in covering if r.get("status") == "kept"), len(rejected),
         dict(Counter(int(r["tier"]) for r in rejected if r.get("tier") is not None)),
         sum(1 for r in rows if r.get("status") == "capped"),
-        len({r.get("sequence") for r in kept if r.get("sequence")}),
-        min(years) if years else None, max(years) if years else None, longest,
-        min(1.0, uncovered / line.length) if line.length else 1.0, gaps, before, after,
-        sum(1 for r in rows if not _scored(r)))
+        len({r.get("sequence") for r in covering if r.get("sequence")}),
+        min(days).year if days else None, max(days).year if days else None,
+        max(gap_lengths, default=0.0), share(wide),
+        [frame.geometry_to_lonlat(substring(line, s, e)) for s, e in narrow], before, after,
+        sum(1 for r in rows if not _scored(r)),
+        images_reference=sum(1 for r in covering if r.get("status") == "reference"),
+        gap_lengths_m=gap_lengths, share_uncovered_20m=share(narrow), gap_radius_m=gap_radius_m,
+        date_first=first, date_last=last, date_span_days=span, date_unit=unit,
+        date_histogram=histogram(days, unit))

@@ -47,7 +47,7 @@ log = logging.getLogger("geofidelity")
 
 TOKEN_ENV = "MAPILLARY_ACCESS_TOKEN"
 SEARCH_FIELDS = ("id", "captured_at", "compass_angle", "computed_geometry", "geometry", "is_pano",
-                 "camera_type", "sequence", "width", "height", "thumb_1024_url")
+                 "camera_type", "sequence", "width", "height", "thumb_1024_url", "creator")
 MAX_LIMIT = 2000
 USER_AGENT = f"GeoFidelity-QGIS-plugin/{__version__} (reference panels; python-requests)"
 TOKEN_FIX = f"check {TOKEN_ENV} / the QGIS authentication config"

@@ -31,6 +31,8 @@ CAP_BIN_M = 25.0               # length of a position bin of the "along" cap, m
 
 # -- coverage audit ---------------------------------------------------------------------------
 COVERAGE_RADIUS_M = 30.0
+#: gaps, longest gap and share_uncovered_20m: no image within this distance of the line, m
+COVERAGE_GAP_RADIUS_M = 20.0
 
 # -- curation: filter 4 (SigLIP urban scene) --------------------------------------------------
 DEFAULT_SIGLIP_MODEL = "google/siglip-so400m-patch14-384"

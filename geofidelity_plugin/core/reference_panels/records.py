@@ -58,6 +58,8 @@ class ImageRecord:
     height: int | None
     thumb_url: str | None
     segment_id: str | None = None
+    #: the photographer, ``{"id": …, "username": …}`` (credited with the image; None when absent)
+    creator: dict | None = None
 
     @classmethod
     def from_api(cls, item: dict, segment_id: str | None = None) -> "ImageRecord | None":
@@ -89,7 +91,7 @@ class ImageRecord:
                          original_lat=original[1] if original else None,
                          is_pano=_flag(item, "is_pano"), camera_type=_text(item, "camera_type"),
                          sequence=_sequence(item), width=width, height=height,
-                         thumb_url=_url(item), segment_id=segment_id)
+                         thumb_url=_url(item), segment_id=segment_id, creator=_creator(item))
         except _Bad as bad:
             return None, bad.field
         return record, None
@@ -172,6 +174,17 @@ def _sequence(item: dict) -> str | None:
     if isinstance(value, bool) or not isinstance(value, (str, int)):
         raise _Bad("sequence")
     return str(value)
+
+
+def _creator(item: dict) -> dict | None:
+    """``{"id", "username"}`` of the API's ``creator`` object, text only; anything else is no
+    creator (the image stays usable: the credit then names Mapillary contributors only)."""
+    value = item.get("creator")
+    if not isinstance(value, dict):
+        return None
+    out = {k: str(value[k]) for k in ("id", "username")
+           if isinstance(value.get(k), (str, int)) and not isinstance(value.get(k), bool) and str(value[k]).strip()}
+    return out or None
 
 
 def _url(item: dict) -> str | None:

@@ -21,6 +21,7 @@ from ..atomic import staged_folder
 from ..errors import GeoFidelityError, OutputError, describe_os_error
 from ..output_paths import check_output_file
 from . import figures as fig
+from .coverage import attribution_footer, coverage_section, find_coverage
 from .evaluation_folder import (EVALUATE_FILES, MANIFEST, PER_PANEL, REQUIRED, TABLES,  # noqa: F401
                                 TEXT_COLUMNS, Evaluation, load_evaluation, read_csv)
 
@@ -301,6 +302,9 @@ figcaption{color:#3d4350;font-size:.92rem;max-width:60rem}
 .note{color:#6b5b00;font-style:italic}.lead{color:#3d4350}
 pre{background:#f6f8fa;border:1px solid #d9dde3;padding:.8rem;overflow:auto;font-size:.8rem}
 details{margin:.4rem 0}summary{cursor:pointer;font-weight:600}code{background:#f1f3f6;padding:0 .2rem}
+footer.credits{border-top:2px solid #d9dde3;margin-top:2.5rem;color:#3d4350;font-size:.9rem}
+footer.credits h2{font-size:1rem;border:0;margin:.8rem 0 .2rem}
+table.wrap th{white-space:normal;max-width:8rem;vertical-align:bottom}
 """
 
 
@@ -330,12 +334,12 @@ def render(ev: Evaluation, made: dict[str, Path | str], html_dir: Path, title: s
         _list_section("Failed images", ev.failed, ["image_path", "reason"], "No image failed."),
         "</section><section><h2>Files and manifest</h2>", _files(ev, html_dir),
         f"<details><summary>Full run manifest ({esc(MANIFEST)})</summary><pre>{esc(manifest_text)}</pre></details>",
-        "</section></main></body></html>\n",
+        "</section></main>", attribution_footer(bool(ev.stand_in)), "</body></html>\n",
     ])
 
 
 def write_report(evaluation_dir: str | Path, out_html: str | Path | None = None, title: str | None = None,
-                 warn=None) -> Path:
+                 warn=None, coverage: str | Path | None = None) -> Path:
     """Write ``report.html`` (default: inside the evaluation folder) and its figures in
     ``report_figures/`` beside it; returns the HTML path. method §6–§8.
 
@@ -349,8 +353,12 @@ def write_report(evaluation_dir: str | Path, out_html: str | Path | None = None,
     A missing ``evaluation.gpkg`` is a warning, not an error (``warn``: a callable taking the
     message; default: the log): the tables and the other figures do not need it, so the report
     is written without the map figure, says so on the page, and the warning reads
-    "evaluation.gpkg is missing, the map figure is skipped — run evaluate again"."""
+    "evaluation.gpkg is missing, the map figure is skipped — run evaluate again".
+
+    ``coverage``: the coverage audit's GeoPackage for the coverage section (default: the newest
+    audit of the evaluation's store beside the evaluation or the store, :func:`.coverage.find_coverage`)."""
     ev = load_evaluation(evaluation_dir)
+    coverage_gpkg = find_coverage(ev.folder, ev.manifest, coverage)
     own = {f"the evaluation's own file {name} (written by evaluate)": ev.folder / name for name in EVALUATE_FILES}
     out = check_output_file(out_html if out_html else ev.folder / "report.html", "report", inputs=own)
     warn = warn or log.warning
@@ -364,7 +372,7 @@ def write_report(evaluation_dir: str | Path, out_html: str | Path | None = None,
             made = _make_figures(ev, fig_dir)
             from .geodiv import geodiv_section
 
-            extra = geodiv_section(ev.folder, fig_dir)
+            extra = geodiv_section(ev.folder, fig_dir) + coverage_section(coverage_gpkg, fig_dir, warn)
             page = render(ev, made, out.parent.resolve(), title, extra).encode("utf-8")
             stage.path(out.name).write_bytes(page)
     except (OSError, OutputError) as exc:
