@@ -3,6 +3,7 @@ from qgis.core import QgsProcessingProvider
 from qgis.PyQt.QtGui import QIcon
 
 from . import RESOURCES
+from .atlas import AtlasAlgorithm
 from .build_galleries import BuildGalleriesAlgorithm
 from .coverage_audit import CoverageAuditAlgorithm
 from .curate_panels import CuratePanelsAlgorithm
@@ -46,7 +47,7 @@ class GeoFidelityProvider(QgsProcessingProvider):
                     CoverageAuditAlgorithm(), GeneratePanelsAlgorithm(), ImportGeneratedAlgorithm(),
                     BuildGalleriesAlgorithm(), ImportReleaseAlgorithm(),
                     EvaluateAlgorithm(), ReportAlgorithm(), MapFidelityAlgorithm(), ModelsAlgorithm(),
-                    GeoDivAlgorithm()):
+                    GeoDivAlgorithm(), AtlasAlgorithm()):
             self.addAlgorithm(alg)
 
     def id(self):

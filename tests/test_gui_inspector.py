@@ -394,3 +394,39 @@ def test_the_dock_imports_no_scientific_stack(evaluated):
     assert out.returncode == 0, out.stderr[-2000:]
     result = json.loads(out.stdout.strip().splitlines()[-1])
     assert result == {"heavy": [], "shown": "gb-beta-1", "references": 8}
+
+
+def test_the_dock_credits_osm_mapillary_the_creator_and_stand_ins(qgis_app, qgis_canvas, evaluated):
+    """Attribution under the thumbnails (issue 15 item 6): the OSM and Mapillary lines, the
+    creator the store recorded for the segment's images, the stand-in note when the store holds
+    stand-ins; the "Atlas PDF…" button's dialog is filled in for the layer."""
+    from geofidelity_plugin.core.attribution import MAPILLARY, OSM, STAND_IN
+    from geofidelity_plugin.gui.inspector_dock import InspectorDock
+    from geofidelity_plugin.gui.map_tool import SegmentIdentifyTool
+
+    store, evaluation, gpkg = evaluated
+    target = "gb-beta-1"
+    with BenchmarkStore(store, create=False) as s:
+        s.put_candidates([{"segment_id": target, "image_id": "img-1", "lon": 0.0, "lat": 0.0, "status": "kept",
+                           "record": {"creator": {"id": "42", "username": "kartta_kari"}}},
+                          {"segment_id": target, "image_id": "img-2", "lon": 0.0, "lat": 0.0, "status": "rejected",
+                           "record": {"creator": {"id": "7", "username": "not_shown"}}}])
+    layer = _layer(gpkg, store, evaluation)
+    _open(qgis_canvas, layer)
+    dock, tool = InspectorDock(), SegmentIdentifyTool(qgis_canvas)
+    tool.segmentIdentified.connect(dock.show_feature)
+    _click(qgis_canvas, tool, layer, target)
+    _settle(dock)
+    text = dock.credits.text()
+    assert OSM in text and f"{MAPILLARY} — photos by kartta_kari" in text
+    assert "not_shown" not in text and STAND_IN not in text  # a rejected image is not shown; no stand-ins here
+    with BenchmarkStore(store, create=False) as s:
+        s.set_meta("stand_in", "STAND-IN DATA: test")
+    _click(qgis_canvas, tool, layer, "gb-beta-0")
+    _settle(dock)
+    assert STAND_IN in dock.credits.text() and "kartta_kari" not in dock.credits.text()  # another segment
+    params = dock.atlas_parameters()
+    assert params["STORE"] == str(store) and params["EVALUATION_FOLDER"] == str(evaluation)
+    assert params["OUTPUT"] == str(evaluation / "atlas.pdf") and params["MODELS"] == "m1"
+    assert dock.atlas_button.text() == "Atlas PDF…"
+    QgsProject.instance().removeMapLayer(layer.id())

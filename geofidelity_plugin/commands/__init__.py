@@ -2,4 +2,4 @@
 order the data flows: selection → reference_panels → generation → galleries / release →
 evaluation → report. :data:`STAGES` is that order (the order of ``--help``)."""
 
-STAGES = ("selection", "reference_panels", "generation", "galleries", "release", "evaluation", "report", "map_fidelity", "geodiv", "models", "doctor")
+STAGES = ("selection", "reference_panels", "generation", "galleries", "release", "evaluation", "report", "atlas", "map_fidelity", "geodiv", "models", "doctor")

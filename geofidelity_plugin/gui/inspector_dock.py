@@ -61,6 +61,16 @@ class _Task(QRunnable):
         self.signals.finished.emit(self.token, result, problem, details)
 
 
+def _with_credits(reader, view):
+    """In the worker: the view with its ``credits`` lines (OSM, Mapillary with the creators of the
+    segment's images when the store recorded them, the stand-in note)."""
+    from ..core.atlas.data import segment_creators
+    from ..core.attribution import credit_lines
+
+    view.credits = credit_lines(bool(view.stand_in), segment_creators(reader.connection(), view.segment_id))
+    return view
+
+
 def _gallery(parent) -> QListWidget:
     widget = QListWidget(parent)
     widget.setViewMode(QListView.IconMode)
@@ -110,6 +120,10 @@ class InspectorDock(QDockWidget):
             pick.addWidget(QLabel(label, body))
             pick.addWidget(box, 1)
             box.activated.connect(self._reload)
+        self.atlas_button = QPushButton("Atlas PDF…", body)
+        self.atlas_button.setToolTip("A PDF with one page per segment of this layer's benchmark (geofidelity:atlas)")
+        self.atlas_button.clicked.connect(self.open_atlas_dialog)
+        pick.addWidget(self.atlas_button)
         layout.addLayout(pick)
         layout.addWidget(QLabel("<b>Reference panel</b> (double click: full size)", body))
         self.references = _gallery(body)
@@ -131,6 +145,10 @@ class InspectorDock(QDockWidget):
         layout.addWidget(QLabel("<b>Generated panel</b> (hover: seed and prompt)", body))
         self.generated = _gallery(body)
         layout.addWidget(self.generated)
+        self.credits = QLabel("", body)  # attribution of what the thumbnails show (method §1 data sources)
+        self.credits.setWordWrap(True)
+        self.credits.setTextFormat(Qt.RichText)
+        layout.addWidget(self.credits)
         layout.addWidget(QLabel("<b>Scores</b> — the panel and the real anchors", body))
         self.scores = QTableWidget(0, 0, body)
         self.scores.setMinimumHeight(200)
@@ -184,7 +202,7 @@ class InspectorDock(QDockWidget):
         if key not in self.readers:
             self.readers[key] = SegmentReader(store, evaluation)
         reader = self.readers[key]
-        return reader, reader.view(segment_id, model, condition)
+        return reader, _with_credits(reader, reader.view(segment_id, model, condition))
 
     @pyqtSlot(int, object, str, str)  # a Qt slot: disconnected when the dock is deleted
     def _task_done(self, token: int, result, problem: str, details: str) -> None:
@@ -212,6 +230,7 @@ class InspectorDock(QDockWidget):
         for w in (self.references, self.negatives, self.generated):
             w.clear()
         self.scores.setRowCount(0)
+        self.credits.setText("")
         self.page_label.setText("")
         self.items.clear()
 
@@ -260,6 +279,7 @@ class InspectorDock(QDockWidget):
         for img in v.generated:
             self._add(self.generated, img.path, img.label, img.tooltip)
         self._fill_scores()
+        self.credits.setText("<br>".join(f"<small>{escape(line)}</small>" for line in v.credits))
         self._highlight_negatives()
 
     def _fill_references(self) -> None:
@@ -317,6 +337,16 @@ class InspectorDock(QDockWidget):
         self.layer.selectByExpression(f'"segment_id" IN ({quoted})' if ids else "FALSE")
 
     # -- actions --------------------------------------------------------------------------
+    def atlas_parameters(self) -> dict:
+        from .atlas_button import atlas_parameters
+
+        return atlas_parameters(self.source, self.model_box.currentText(), self.condition_box.currentText())
+
+    def open_atlas_dialog(self) -> None:
+        from .atlas_button import open_atlas_dialog
+
+        open_atlas_dialog(self.atlas_parameters())
+
     def _turn(self, step: int) -> None:
         if self.view:
             self.page = max(0, self.page + step)
@@ -337,7 +367,7 @@ class InspectorDock(QDockWidget):
             with BenchmarkStore(reader.path, create=False) as store:
                 for reference_id in chosen:
                     store.set_audit(reference_id, decision)
-            return reader, reader.view(segment_id, model, condition)
+            return reader, _with_credits(reader, reader.view(segment_id, model, condition))
 
         self.title.setText(self.title.text() + "<br><i>saving the audit…</i>")
         self.loading = True

@@ -1,0 +1,94 @@
+"""The words on the atlas pages: scores beside the real anchors, coverage figures, the run's
+manifest summary for the cover. Plain strings, so the layout only places them."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from .data import SCORE_FIELDS, AtlasSegment
+
+
+def _fmt(value) -> str:
+    if value is None or value == "":
+        return "—"
+    if isinstance(value, float):
+        return f"{value:.3f}" if abs(value) < 100 else f"{value:.0f}"
+    return str(value)
+
+
+def scores_text(page: AtlasSegment) -> str:
+    """A small table: one row per model, then the real anchors; one column per score (method §5–§7)."""
+    if not page.scores:
+        return "Scores: not evaluated — run Evaluate on this store and give its folder"
+    rows = [m for m in page.scores if not m.startswith("anchor:")] + \
+        [m for m in page.scores if m.startswith("anchor:")]
+    keys = [(k, label) for k, label in SCORE_FIELDS if any(page.scores[r].get(k) is not None for r in rows)]
+    width = min(24, max(len(_row_name(r)) for r in rows))
+    lines = ["Scores".ljust(width) + "".join(f"{label:>8}" for _, label in keys)]
+    for r in rows:
+        lines.append(_row_name(r)[:width].ljust(width) + "".join(f"{_fmt(page.scores[r].get(k)):>8}" for k, _ in keys))
+    return "\n".join(lines)
+
+
+def _row_name(column: str) -> str:
+    return f"real {column[len('anchor:'):]}" if column.startswith("anchor:") else column
+
+
+def coverage_text(page: AtlasSegment) -> str:
+    """The coverage audit's figures for the segment (those the audit wrote), a few short lines."""
+    c = page.coverage
+    if not c:
+        return "Coverage: no coverage audit given — run the coverage audit and give its GeoPackage"
+    lines = ["Coverage (audit)"]
+    counts = [f"{c['images_kept']} images kept" if c.get("images_kept") is not None else "",
+              f"{c['images_per_km']:.1f} / km" if isinstance(c.get("images_per_km"), (int, float)) else "",
+              f"{c['sequences']} sequences" if c.get("sequences") is not None else ""]
+    lines.append(", ".join(x for x in counts if x))
+    if c.get("date_first"):
+        span = f" ({c['date_span_days']} days)" if c.get("date_span_days") is not None else ""
+        lines.append(f"captured {c['date_first']} … {c.get('date_last') or '?'}{span}")
+    gaps = []
+    if isinstance(c.get("share_uncovered_20m"), (int, float)):
+        gaps.append(f"{100 * c['share_uncovered_20m']:.0f} % of its length > 20 m from an image")
+    elif isinstance(c.get("uncovered_fraction"), (int, float)):
+        gaps.append(f"{100 * c['uncovered_fraction']:.0f} % of its length uncovered")
+    if isinstance(c.get("longest_gap_m"), (int, float)):
+        gaps.append(f"longest gap {c['longest_gap_m']:.0f} m")
+    lines.append("; ".join(gaps))
+    return "\n".join(x for x in lines if x)
+
+
+def facts_text(page: AtlasSegment) -> str:
+    f = page.facts
+    length = f.get("length_m")
+    parts = [f.get("city"), f.get("neighbourhood"), f.get("road_class"),
+             f"{length:.0f} m" if isinstance(length, (int, float)) else None, page.segment_id]
+    return " · ".join(str(p) for p in parts if p)
+
+
+def manifest_summary(evaluation: str | Path | None, pages: list[AtlasSegment], condition: str | None) -> str:
+    """Models, conditions, feature model, date and code version of the run (the cover page)."""
+    manifest = {}
+    if evaluation and (Path(evaluation) / "evaluation.manifest.json").is_file():
+        try:
+            manifest = json.loads((Path(evaluation) / "evaluation.manifest.json").read_text(encoding="utf-8"))
+        except ValueError:
+            manifest = {}
+    models = sorted({m for p in pages for m in p.generated})
+    anchors = sorted({m.replace("anchor:", "") for p in pages for m in p.scores if m.startswith("anchor:")})
+    features = manifest.get("models") or []
+    feature = features[0].get("label") or features[0].get("id") if features and isinstance(features[0], dict) else "—"
+    cities = sorted({str(p.facts.get("city")) for p in pages})
+    lines = [f"Segments: {len(pages)} in {', '.join(cities)}",
+             f"Generative models: {', '.join(models) or '—'}; condition shown: {condition or '—'}",
+             f"Real anchors: {', '.join(anchors) or '—'}",
+             f"Feature model: {feature}",
+             f"Evaluation run: {manifest.get('created_utc', 'not evaluated')}; GeoFidelity "
+             f"{manifest.get('geofidelity_version') or _version()}"]
+    return "\n".join(lines)
+
+
+def _version() -> str:
+    from ..manifest import __version__
+
+    return __version__
