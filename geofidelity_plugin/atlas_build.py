@@ -64,6 +64,7 @@ def build_atlas(store, segments, out, coverage=None, evaluation=None, models=Non
     manifest = write_manifest(paths["out"].with_suffix(".manifest.json"), build_manifest(
         "atlas", {"models": models or "all", "condition": condition, "osm_file": osm_file},
         inputs={k: str(v) for k, v in paths.items() if v is not None and k != "out"},
-        outputs={"pdf": str(paths["out"]), "pages": result["pages"], "segments": result["segments"]},
+        outputs={"pdf": str(paths["out"]), "pages": result["pages"], "segments": result["segments"],
+                 "photographers": {p.segment_id: p.photographers for p in pages if p.photographers}},
         notes=[p.stand_in for p in pages[:1] if p.stand_in]))
     return {"pdf": paths["out"], "manifest": manifest, "pages": result["pages"], "seconds": seconds}

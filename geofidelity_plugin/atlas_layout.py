@@ -16,9 +16,10 @@ import datetime as _dt
 from pathlib import Path
 
 from .atlas_template import COVER_TEMPLATE, PAGE_MM, SEGMENT_TEMPLATE
-from .core.atlas.data import AtlasSegment, layer_names
+from .core.atlas.data import AtlasSegment, layer_names, table_rows
+from .core.atlas.dates import dates_title, segment_dates_chart
 from .core.atlas.strips import compose_row, segment_strips
-from .core.atlas.text import coverage_text, facts_text, manifest_summary, scores_text
+from .core.atlas.text import city_table_text, coverage_text, facts_text, manifest_summary, scores_text
 from .core.errors import InputError, OutputError
 from .core.progress import check_cancel
 from .core.resources import resource
@@ -242,6 +243,9 @@ def render_atlas(pages: list[AtlasSegment], segments_gpkg: Path, coverage_gpkg: 
     _set_text(cover, "title", f"GeoFidelity atlas — {', '.join(cities)}")
     _set_text(cover, "subtitle", f"{len(pages)} road segments, one page each")
     _set_text(cover, "summary", manifest_summary(evaluation, pages, condition))
+    cities_rows = list(table_rows(Path(coverage_gpkg), "coverage_cities", key="city").values()) \
+        if coverage_gpkg else []
+    _set_text(cover, "cities", city_table_text(cities_rows, coverage_given=bool(coverage_gpkg)))
     _set_text(cover, "credits", "\n".join(credits))
     atlas = layout.atlas()
     atlas.setCoverageLayer(segments)
@@ -310,7 +314,9 @@ def _fill_page(layout, page: AtlasSegment, work_dir: Path) -> None:
     models = [m for m in page.generated if strips.get(m)]
     _set_text(layout, "generated_title", "Generated panels: " + (" · ".join(models) if models else "none"))
     row = compose_row([(m, strips[m]) for m in models], work_dir / f"{strips_key(page)}_generated.png")
-    for item_id, path in (("references", strips.get("references")), ("generated", row)):
+    _set_text(layout, "dates_title", dates_title(page))
+    chart = segment_dates_chart(page, work_dir)
+    for item_id, path in (("references", strips.get("references")), ("generated", row), ("dates", chart)):
         item = layout.itemById(item_id)
         if item is not None:
             item.setPicturePath(str(path) if path else "")

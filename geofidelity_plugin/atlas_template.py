@@ -22,9 +22,11 @@ SEGMENT_ITEMS = {
     "map": ("map", 8, 22, 160, 112, 0, False, False),
     "north_arrow": ("north", 155, 24, 11, 14, 0, False, False),
     "scalebar": ("scalebar", 10, 121, 60, 11, 7, False, False),
-    "legend": ("legend", 172, 22, 117, 52, 7, False, False),
-    "scores": ("label", 172, 76, 117, 34, 7, False, True),
-    "coverage": ("label", 172, 111, 117, 23, 7, False, False),
+    "legend": ("legend", 172, 22, 117, 42, 7, False, False),
+    "scores": ("label", 172, 65, 117, 26, 7, False, True),
+    "coverage": ("label", 172, 92, 117, 19, 7, False, False),
+    "dates_title": ("label", 172, 112, 117, 4.5, 7, True, False),
+    "dates": ("picture", 172, 117, 117, 17, 0, False, False),
     "references_title": ("label", 8, 135, 281, 5, 8, True, False),
     "references": ("picture", 8, 140, 281, 24, 0, False, False),
     "generated_title": ("label", 8, 165, 281, 5, 8, True, False),
@@ -36,11 +38,12 @@ COVER_ITEMS = {
     "title": ("label", 8, 5, 220, 12, 22, True, False),
     "subtitle": ("label", 8, 17, 220, 6, 10, False, False),
     "date": ("label", 229, 5, 60, 6, 8, False, False),
-    "map": ("map", 8, 25, 180, 165, 0, False, False),
+    "map": ("map", 8, 25, 180, 133, 0, False, False),
     "north_arrow": ("north", 175, 27, 11, 14, 0, False, False),
-    "scalebar": ("scalebar", 10, 177, 60, 11, 7, False, False),
+    "scalebar": ("scalebar", 10, 145, 60, 11, 7, False, False),
     "legend": ("legend", 193, 25, 96, 70, 7, False, False),
-    "summary": ("label", 193, 97, 96, 80, 8, False, False),
+    "summary": ("label", 193, 97, 96, 60, 8, False, False),
+    "cities": ("label", 8, 161, 281, 30, 8, False, True),
     "credits": ("label", 8, 193, 281, 14, 8, False, False),
 }
 
@@ -59,6 +62,7 @@ def _add(layout, item_id: str, spec, maps: dict):
     from qgis.core import (QgsLayoutItemLabel, QgsLayoutItemLegend, QgsLayoutItemMap, QgsLayoutItemPicture,
                            QgsLayoutItemScaleBar, QgsLayoutPoint, QgsLayoutSize, QgsLegendStyle, QgsScaleBarSettings,
                            QgsUnitTypes)
+    from qgis.PyQt.QtCore import Qt
     from qgis.PyQt.QtGui import QFont
 
     kind, x, y, w, h, size, bold, mono = spec
@@ -68,6 +72,8 @@ def _add(layout, item_id: str, spec, maps: dict):
         font.setPointSizeF(size)
         font.setBold(bold)
         item.setFont(font)
+        item.setHAlign(Qt.AlignLeft)  # the default justifies: gaps between words
+        item.setVAlign(Qt.AlignTop)
         item.setText(item_id)
     elif kind == "map":
         item = QgsLayoutItemMap(layout)

@@ -44,6 +44,28 @@ def _evaluation_folder(folder, store):
         "models": [{"label": "DINOv2-S/14 test features"}]}))
 
 
+PHOTOGRAPHERS = [f"photographer{i}" for i in range(8)]
+
+
+def _photographers_and_an_undated_segment(store):
+    """The first segment's kept images get eight photographers (a page names six, then "and 2
+    more"); the second segment's images lose their capture dates (its page: "no capture dates")."""
+    import sqlite3
+
+    db = sqlite3.connect(store)
+    with db:
+        first, second = [r[0] for r in db.execute("SELECT segment_id FROM segments ORDER BY segment_id LIMIT 2")]
+        kept = [r[0] for r in db.execute("SELECT image_id FROM candidates WHERE segment_id = ? AND status = 'kept' "
+                                         "ORDER BY image_id", (first,))]
+        assert len(kept) == len(PHOTOGRAPHERS)
+        for image_id, name in zip(kept, PHOTOGRAPHERS):
+            db.execute("UPDATE candidates SET record_json = ? WHERE segment_id = ? AND image_id = ?",
+                       (json.dumps({"stand_in": True, "creator": {"id": name, "username": name}}), first, image_id))
+        db.execute("UPDATE candidates SET captured_at_ms = NULL WHERE segment_id = ?", (second,))
+        db.execute("UPDATE reference_images SET captured_at_ms = NULL WHERE segment_id = ?", (second,))
+    db.close()
+
+
 @pytest.fixture(scope="module")
 def atlas_inputs(tmp_path_factory):
     from geofidelity_plugin.demo_data import build_demo_store
@@ -54,6 +76,7 @@ def atlas_inputs(tmp_path_factory):
                "--out", out / "segments.gpkg", "-q")
     assert run.returncode == 0, run.stderr[-2000:]
     build_demo_store(out / "benchmark.sqlite", out / "segments.gpkg")
+    _photographers_and_an_undated_segment(out / "benchmark.sqlite")
     run = _cli("coverage", "--store", out / "benchmark.sqlite", "--out", out / "coverage.gpkg", "-q")
     assert run.returncode == 0, run.stderr[-2000:]
     _evaluation_folder(out / "evaluation", out / "benchmark.sqlite")
@@ -241,3 +264,50 @@ def test_the_processing_algorithm_runs_in_qgis_on_the_main_thread(qgis_provider,
         processing.run("geofidelity:atlas", {"STORE": str(out / "benchmark.sqlite"),
                                              "SEGMENTS": str(out / "coverage.gpkg"),
                                              "OUTPUT": str(tmp_path / "other.pdf")})
+
+
+def test_the_cover_has_the_city_table_of_the_coverage_audit(atlas_pdf, atlas_inputs):
+    """The cover shows the audit's city summary (``coverage_cities``) with its values."""
+    import sqlite3
+
+    from pypdf import PdfReader
+
+    db = sqlite3.connect(atlas_inputs / "coverage.gpkg")
+    db.row_factory = sqlite3.Row
+    (row,) = [dict(r) for r in db.execute("SELECT * FROM coverage_cities")]
+    cover = "".join(_text(PdfReader(atlas_pdf).pages[0]).split())
+    values = [row["city"], str(row["segments"]), f"{row['km']:.2f}", str(row["images"]),
+              f"{row['images_per_km']:.1f}", f"{100 * row['median_share_uncovered_20m']:.0f}%",
+              str(row["segments_gap_over_100m"]), f"{row['date_first']}…{row['date_last']}({row['date_span_days']}days)"]
+    expected = unicodedata.normalize("NFKC", "".join(values))  # as _text reads it: "…" is "..."
+    assert "Citycoverage(audit)" in cover and expected in cover, (expected, cover)
+    assert row["segments"] == 10 and row["images"] > 0 and row["date_first"] < row["date_last"]
+
+
+def test_each_page_charts_its_capture_dates_and_names_six_photographers(atlas_pdf, atlas_inputs):
+    """A dated segment's page: the chart (one more picture than the undated page) titled by the
+    audit's bin unit; the undated segment: "no capture dates". Six photographers, "and 2 more",
+    all eight in the manifest."""
+    import sqlite3
+
+    from pypdf import PdfReader
+
+    first, second = sorted(_segments(atlas_inputs / "benchmark.sqlite"))[:2]
+    units = dict(sqlite3.connect(atlas_inputs / "coverage.gpkg").execute(
+        "SELECT segment_id, date_unit FROM coverage"))
+    pages = {}
+    for page in PdfReader(atlas_pdf).pages[1:]:
+        text = _text(page)
+        sid = next(s for s in units if s in text)
+        pages[sid] = (text, len(page.images))
+    undated_text, undated_images = pages.pop(second)
+    assert "Capture dates: no capture dates" in undated_text and "captured " not in undated_text
+    for sid, (text, images) in pages.items():
+        assert f"Capture dates: images per {units[sid]}" in text and "no capture dates" not in text, sid
+        assert images == undated_images + 1, sid  # the chart is a picture
+        assert "% of its length > 20 m from an image" in text and "longest gap" in text
+    named = f"{MAPILLARY} — photos by {', '.join(PHOTOGRAPHERS[:6])} and 2 more"
+    assert named in pages[first][0]
+    assert all("photos by" not in text for sid, (text, _) in pages.items() if sid != first)
+    manifest = json.loads((atlas_inputs / "atlas.manifest.json").read_text())
+    assert manifest["outputs"]["photographers"] == {first: PHOTOGRAPHERS}

@@ -85,3 +85,86 @@ def test_gather_reads_panels_audit_and_creators_from_a_store(tmp_path):
     assert list(gather(tmp_path / "s.sqlite", None, models=["m2"], condition="L1")[0].generated) == ["m2"]
     with pytest.raises(InputError, match="model 'm3' has no generated images .* — choose among m1, m2"):
         gather(tmp_path / "s.sqlite", None, models=["m3"])
+
+
+def _bars(png):
+    """The bars of a chart: (centre x, height in px) per run of bar-coloured columns."""
+    from geofidelity_plugin.core.atlas.dates import BAR_RGB
+
+    rgb = np.asarray(Image.open(png).convert("RGB")).astype(int)
+    mask = np.all(np.abs(rgb - BAR_RGB) <= 2, axis=2)
+    columns = mask.any(axis=0)
+    runs, start = [], None
+    for x, on in enumerate(list(columns) + [False]):
+        if on and start is None:
+            start = x
+        elif not on and start is not None:
+            runs.append((start, x))
+            start = None
+    return [((a + b - 1) / 2, int(mask[:, (a + b) // 2].sum())) for a, b in runs]
+
+
+def test_the_date_chart_draws_the_audits_bins_as_bars(tmp_path):
+    """One bar per dated bin, heights in proportion to the audit's counts, an empty bin an empty
+    slot (a gap in time reads as a gap); the bins come from the audit, never re-binned."""
+    from geofidelity_plugin.core.atlas.data import AtlasSegment
+    from geofidelity_plugin.core.atlas.dates import (NO_DATES, SIZE, BOTTOM, TOP, dates_title, draw_histogram,
+                                                     histogram_of, segment_dates_chart)
+
+    row = {"date_unit": "year", "date_histogram": '{"2019":3,"2020":0,"2021":6,"2022":1}'}
+    unit, counts = histogram_of(row)
+    assert unit == "year" and counts == {"2019": 3, "2020": 0, "2021": 6, "2022": 1}
+    table = [{"segment_id": "s", "unit": "year", "period": p, "images": n} for p, n in counts.items()]
+    assert histogram_of({"date_unit": "year"}, table) == ("year", counts)  # an audit without the field
+    bars = _bars(draw_histogram(counts, tmp_path / "chart.png"))
+    assert len(bars) == 3  # 2019, 2021, 2022: the empty 2020 has no bar
+    plot_h = SIZE[1] - TOP - BOTTOM
+    assert [h for _, h in bars] == [round(plot_h * n / 6) for n in (3, 6, 1)]
+    (x19, _), (x21, _), (x22, _) = bars
+    assert abs((x21 - x19) / (x22 - x21) - 2.0) < 0.02  # 2020 keeps its slot
+    monthly = {f"2019-{m:02d}": (m * 7) % 5 for m in range(1, 13)} | {f"2020-{m:02d}": m % 3 for m in range(1, 13)}
+    heights = [h for _, h in _bars(draw_histogram(monthly, tmp_path / "monthly.png"))]
+    peak = max(monthly.values())
+    assert heights == [round(plot_h * n / peak) for n in monthly.values() if n]
+    assert draw_histogram({"2019": 0}, tmp_path / "none.png") is None and not (tmp_path / "none.png").exists()
+    page = AtlasSegment("a/b", {}, [], {}, {}, {"date_unit": "month", "date_histogram": '{"2019-06":8}'})
+    assert dates_title(page) == "Capture dates: images per month (8 dated images)"
+    assert len(_bars(segment_dates_chart(page, tmp_path))) == 1 and (tmp_path / "a_b_dates.png").is_file()
+    undated = AtlasSegment("c", {}, [], {}, {}, {"images_kept": 3, "date_histogram": "{}"})
+    assert dates_title(undated) == f"Capture dates: {NO_DATES}" and segment_dates_chart(undated, tmp_path) is None
+    assert dates_title(AtlasSegment("d", {}, [], {}, {})) == ""  # no audit: the coverage text says so
+    older = AtlasSegment("e", {}, [], {}, {}, {"date_first": "2019-06-08"})  # an audit before the histogram
+    assert "no histogram" in dates_title(older) and " — run the coverage audit again" in dates_title(older)
+    assert dates_title(AtlasSegment("e", {}, [], {}, {}, {"date_first": "2019-06-08"}, dates=table)).startswith(
+        "Capture dates: images per year")
+
+
+def test_a_page_names_at_most_six_photographers():
+    from geofidelity_plugin.core.atlas.data import AtlasSegment
+    from geofidelity_plugin.core.attribution import MAPILLARY, OSM
+
+    names = [f"user{i}" for i in range(9)]
+    creators = [{"id": str(i), "username": n} for i, n in enumerate(names)] + ['{"username": "user0"}']
+    page = AtlasSegment("s", {}, [], {}, {}, creators=creators)
+    assert page.photographers == names  # the manifest's full list: every name once
+    assert page.credits() == [OSM, f"{MAPILLARY} — photos by user0, user1, user2, user3, user4, user5 and 3 more"]
+    six = AtlasSegment("s", {}, [], {}, {}, creators=names[:6])
+    assert six.credits()[1] == f"{MAPILLARY} — photos by {', '.join(names[:6])}"
+
+
+def test_the_city_table_of_the_cover():
+    from geofidelity_plugin.core.atlas.text import MAX_CITY_ROWS, city_table_text
+
+    row = {"city": "Helsinki", "segments": 10, "km": 5.302, "images": 80, "images_per_km": 15.09,
+           "median_share_uncovered_20m": 0.2962, "segments_gap_over_100m": 7, "date_first": "2019-06-08",
+           "date_last": "2021-06-07", "date_span_days": 730}
+    lines = city_table_text([row, {"city": "Oslo", "segments": 1, "km": 0.4, "images": 0, "images_per_km": 0.0,
+                                   "median_share_uncovered_20m": 1.0, "segments_gap_over_100m": 1}]).splitlines()
+    assert lines[0] == "City coverage (audit)" and lines[1].split()[:3] == ["City", "Segments", "km"]
+    assert lines[2].split() == ["Helsinki", "10", "5.30", "80", "15.1", "30", "%", "7", "2019-06-08", "…",
+                                "2021-06-07", "(730", "days)"]
+    assert lines[3].endswith("1  no capture dates") and "100 %" in lines[3]
+    many = city_table_text([dict(row, city=f"c{i}") for i in range(MAX_CITY_ROWS + 2)]).splitlines()
+    assert len(many) == 2 + MAX_CITY_ROWS + 1 and many[-1].startswith("… and 2 more cities")
+    assert "no coverage audit given — " in city_table_text([], coverage_given=False)
+    assert "no city summary" in city_table_text([]) and " — run the coverage audit again" in city_table_text([])

@@ -13,13 +13,15 @@ import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..attribution import credit_lines
+from ..attribution import MAPILLARY, credit_lines, creator_name
 from ..errors import InputError
 from ..inspect.segment_view import SegmentReader
 
 #: scores on the page (method §5–§7), with their labels
 SCORE_FIELDS = (("cos_sim", "CosSim"), ("margin_hard", "Δhard"), ("top1", "top-1"),
                 ("chance_adjusted_top1", "top-1ca"), ("mmd2", "MMD²"), ("gads", "GADS"))
+#: photographers named on a page; the rest are counted ("and N more") and listed in the manifest
+MAX_CREDITED = 6
 
 
 @dataclass
@@ -39,13 +41,26 @@ class AtlasSegment:
     coverage: dict = field(default_factory=dict)
     creators: list = field(default_factory=list)
     stand_in: str | None = None
+    dates: list = field(default_factory=list)   # the audit's ``coverage_dates`` rows (older audits)
 
     @property
     def street_name(self) -> str:
         return str(self.facts.get("street_name") or self.segment_id)
 
-    def credits(self) -> list[str]:
-        return credit_lines(stand_in=bool(self.stand_in), creators=self.creators)
+    @property
+    def photographers(self) -> list[str]:
+        """Every photographer's user name, sorted (the atlas manifest lists them all)."""
+        return sorted({n for n in (creator_name(c) for c in self.creators) if n})
+
+    def credits(self, max_names: int = MAX_CREDITED) -> list[str]:
+        """The attribution lines; at most ``max_names`` photographers, then "and N more"."""
+        lines = credit_lines(stand_in=bool(self.stand_in))
+        names = self.photographers
+        if names:
+            shown = ", ".join(names[:max_names])
+            more = len(names) - max_names
+            lines[1] = f"{MAPILLARY} — photos by {shown}" + (f" and {more} more" if more > 0 else "")
+        return lines
 
 
 def table_rows(path: Path, table: str, key: str = "segment_id") -> dict[str, dict]:
@@ -129,6 +144,7 @@ def gather(store: str | Path, evaluation: str | Path | None, coverage_gpkg: str 
            models: list[str] | None = None, condition: str | None = None, progress=None) -> list[AtlasSegment]:
     """One :class:`AtlasSegment` per segment of the store, sorted by city then street name."""
     from ..progress import check_cancel
+    from .dates import dates_by_segment
 
     reader = SegmentReader(store, evaluation)
     try:
@@ -137,6 +153,8 @@ def gather(store: str | Path, evaluation: str | Path | None, coverage_gpkg: str 
         if not ids:
             raise InputError(f"the store {store} holds no segment — run Select segments and load them first")
         coverage = table_rows(Path(coverage_gpkg), "coverage") if coverage_gpkg else {}
+        dates = dates_by_segment(coverage_gpkg) if any(
+            "date_histogram" not in row for row in coverage.values()) else {}
         creators = creators_by_segment(reader.path)
         pages, seen = [], set()
         for sid in ids:
@@ -151,7 +169,7 @@ def gather(store: str | Path, evaluation: str | Path | None, coverage_gpkg: str 
                 scores.update(view.scores)
             refs = [Thumb(i.path, f"#{n}", i.audit == "reject") for n, i in enumerate(first.references, 1)]
             pages.append(AtlasSegment(sid, first.facts, refs, generated, scores, coverage.get(sid, {}),
-                                      creators.get(sid, []), first.stand_in))
+                                      creators.get(sid, []), first.stand_in, dates.get(sid, [])))
         unknown = sorted(set(models or ()) - seen)
         if unknown:
             raise InputError(f"model {unknown[0]!r} has no generated images in {store} — choose among "

@@ -92,3 +92,50 @@ def _version() -> str:
     from ..manifest import __version__
 
     return __version__
+
+
+#: the cover's city table: (field of ``coverage_cities``, header, width, format)
+CITY_TABLE = (("segments", "Segments", 9, "{:d}"), ("km", "km", 8, "{:.2f}"), ("images", "Images", 8, "{:d}"),
+              ("images_per_km", "Images/km", 10, "{:.1f}"),
+              ("median_share_uncovered_20m", "Median share > 20 m", 20, "pct"),
+              ("segments_gap_over_100m", "Segments gap > 100 m", 21, "{:d}"))
+MAX_CITY_ROWS = 6
+
+
+def _city_cell(value, fmt: str) -> str:
+    if value is None or value == "":
+        return "—"
+    try:
+        if fmt == "pct":
+            return f"{100 * float(value):.0f} %"
+        return fmt.format(int(value) if fmt == "{:d}" else float(value))
+    except (TypeError, ValueError):
+        return str(value)
+
+
+def city_dates(row: dict) -> str:
+    if not row.get("date_first"):
+        return "no capture dates"
+    span = f" ({row['date_span_days']} days)" if row.get("date_span_days") is not None else ""
+    return f"{row['date_first']} … {row.get('date_last') or '?'}{span}"
+
+
+def city_table_text(rows: list[dict], coverage_given: bool = True) -> str:
+    """The coverage audit's city summary as a fixed-width table for the cover (method §2): segments,
+    km, images, images per km, the median share with no image within 20 m, the segments with a gap
+    over 100 m and the capture dates. Without the table: a line saying how to get it."""
+    if not coverage_given:
+        return "City coverage: no coverage audit given — run the coverage audit and give its GeoPackage"
+    if not rows:
+        return ("City coverage: the coverage GeoPackage has no city summary (an earlier version) — run the "
+                "coverage audit again")
+    width = min(20, max(4, *(len(str(r.get("city") or "—")) for r in rows))) + 2
+    lines = ["City coverage (audit)",
+             "City".ljust(width) + "".join(h.rjust(w) for _, h, w, _ in CITY_TABLE) + "  Capture dates"]
+    for row in rows[:MAX_CITY_ROWS]:
+        lines.append(str(row.get("city") or "—")[:width - 2].ljust(width)
+                     + "".join(_city_cell(row.get(k), f).rjust(w) for k, _, w, f in CITY_TABLE)
+                     + "  " + city_dates(row))
+    if len(rows) > MAX_CITY_ROWS:
+        lines.append(f"… and {len(rows) - MAX_CITY_ROWS} more cities: see the audit's city CSV")
+    return "\n".join(lines)
