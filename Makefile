@@ -75,6 +75,7 @@ demo: setup
 screenshots: demo
 	env -u QT_QPA_PLATFORM xvfb-run -a -s "-screen 0 1600x1000x24" $(PY) scripts/screenshots.py demo_output docs/screenshots
 	env -u QT_QPA_PLATFORM xvfb-run -a -s "-screen 0 1600x1000x24" $(PY) scripts/screenshot_mfp.py docs/screenshots
+	$(PY) scripts/screenshot_atlas.py demo_output docs/screenshots
 
 bench: setup
 	$(PY) benchmarks/run_all.py
@@ -95,7 +96,9 @@ lock: $(STAMPS)/system
 
 styles: venv
 	$(PY) scripts/make_styles.py
+	$(PY) scripts/make_coverage_styles.py
 	$(PY) scripts/make_mfp_styles.py
+	$(PY) scripts/make_context_styles.py
 
 model: venv
 	$(PY) scripts/make_model.py

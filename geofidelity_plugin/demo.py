@@ -14,7 +14,7 @@ import os
 import sys
 from pathlib import Path
 
-from .core.errors import GeoFidelityError, InputError, OutputError
+from .core.errors import GeoFidelityError, InputError
 from .core.output_paths import check_output_folder
 
 REPO = Path(__file__).resolve().parent.parent
@@ -28,33 +28,6 @@ def _demo_cities() -> Path:
     from .core.resources import resource
 
     return resource("data", "demo_cities.csv")
-
-
-def write_project(path: Path, layers: list[tuple]) -> Path:
-    """Write a ``.qgz`` holding ``(uri, name, qml[, custom properties])`` layers, each styled
-    from resources."""
-    from qgis.core import QgsProject, QgsVectorLayer
-
-    from .core.resources import resource
-
-    project = QgsProject()
-    project.setTitle("GeoFidelity demo")
-    for uri, name, qml, *extra in layers:
-        layer = QgsVectorLayer(uri, name, "ogr")
-        if not layer.isValid():
-            raise OutputError(f"the demo layer {uri} did not load back from disk — run `make demo` again")
-        layer.loadNamedStyle(str(resource("styles", qml)))
-        for key, value in (extra[0] if extra else {}).items():
-            layer.setCustomProperty(key, value)
-        project.addMapLayer(layer)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.stem}.tmp.qgz")
-    if not project.write(str(tmp)):
-        tmp.unlink(missing_ok=True)
-        raise OutputError(f"could not write the QGIS project {path} ({project.error() or 'no reason given'}) — "
-                          "check that the folder is writable and the disk is not full")
-    tmp.replace(path)
-    return path
 
 
 def _step(algorithm: str, parameters: dict, context, feedback) -> dict:
@@ -110,16 +83,26 @@ def run_demo(out_dir: str | Path) -> dict[str, Path]:
         "FEATURE_MODEL": str(DEMO_FEATURE_MODEL), "GROUP_BY": "model,condition,city", "PER_GROUP": 3,
         "BATCH_SIZE": 32, "CONVERGENCE": True, "OUTPUT_FOLDER": str(out_dir / "evaluation" / "geodiv")},
         context, feedback)
-    report = _step("geofidelity:report", {"EVALUATION_FOLDER": str(out_dir / "evaluation")}, context, feedback)
-    project = write_project(out_dir / "geofidelity_demo.qgz", [
-        (f"{segments}|layername=segments", "GeoFidelity segments", "segments_by_class.qml"),
-        (f"{coverage['OUTPUT']}|layername=coverage", "GeoFidelity coverage (STAND-IN positions)", "coverage_by_images.qml"),
-        (f"{coverage['OUTPUT']}|layername=coverage_gaps", "GeoFidelity coverage gaps (STAND-IN)", "coverage_gaps.qml"),
-        (evaluation["SEGMENT_SCORES"], "GeoFidelity Δhard — stand-in:crops L1 (STAND-IN DATA)", "segment_margin_hard.qml",
-         {"geofidelity/store": str(store), "geofidelity/evaluation": str(out_dir / "evaluation")})])
+    report = _step("geofidelity:report", {"EVALUATION_FOLDER": str(out_dir / "evaluation"),
+                                          "COVERAGE": str(coverage["OUTPUT"])}, context, feedback)
+    atlas = _step("geofidelity:atlas", {
+        "STORE": str(store), "SEGMENTS": str(segments), "COVERAGE": str(coverage["OUTPUT"]),
+        "EVALUATION_FOLDER": str(out_dir / "evaluation"), "CONDITION": "L1", "OSM_FILE": str(DEMO_OSM),
+        "OUTPUT": str(out_dir / "atlas.pdf")}, context, feedback)
+    from .project_file import ProjectInputs, write_project
+
+    written = write_project(out_dir / "geofidelity_demo.qgz", ProjectInputs(
+        title="GeoFidelity demo", segments=segments, coverage=Path(coverage["OUTPUT"]),
+        scores_uri=evaluation["SEGMENT_SCORES"], scores_name="GeoFidelity scores — stand-in:crops L1 (STAND-IN DATA)",
+        properties={"geofidelity/store": str(store), "geofidelity/evaluation": str(out_dir / "evaluation")},
+        stand_in=True))
+    for note in written.notes:
+        feedback.pushInfo(f"project: {note}")
+    project = written.path
     return {"segments": Path(result["OUTPUT"]), "summary": Path(result["SUMMARY"]),
             "manifest": Path(result["MANIFEST"]), "store": store, "tables": Path(evaluation["TABLES"]),
             "scores": Path(evaluation["PER_PANEL_CSV"]), "eval_manifest": Path(evaluation["MANIFEST"]),
             "report": Path(report["OUTPUT"]), "coverage": Path(coverage["OUTPUT"]),
             "geodiv": Path(geodiv["GROUPS"]),
+            "atlas": Path(atlas["OUTPUT"]),
             "project": project}

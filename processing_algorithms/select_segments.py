@@ -7,16 +7,64 @@ import json
 import uuid
 from pathlib import Path
 
-from qgis.core import (QgsApplication, QgsProcessing, QgsProcessingAlgorithm, QgsProcessingException,
+from qgis.core import (QgsApplication, QgsProcessing, QgsProcessingAlgorithm, QgsProcessingContext,
+                       QgsProcessingException,
                        QgsProcessingParameterBoolean, QgsProcessingParameterEnum,
                        QgsProcessingParameterFeatureSource, QgsProcessingParameterFile,
                        QgsProcessingParameterFileDestination, QgsProcessingParameterNumber,
                        QgsProcessingParameterString, QgsProcessingOutputFile, QgsProcessingOutputNumber,
                        QgsProcessingUtils)
 
-from .common import advanced, flag, load_backend_layers, run_backend, user_errors
+from .common import StylePostProcessor, advanced, flag, load_backend_layers, run_backend, user_errors
 
 SOURCES = ["OSM file (.osm, .osm.bz2, .osm.pbf)", "Overpass endpoint", "Line layer (name, highway fields)"]
+CONTEXT_GROUP = "GeoFidelity context"
+
+
+class ContextPostProcessor(StylePostProcessor):
+    """Styles a map-context layer and puts it, in its place, in the "GeoFidelity context" group at
+    the bottom of the layer tree (under the segments)."""
+
+    def __init__(self, qml: str, rank: int):
+        super().__init__(qml)
+        self.rank = rank
+
+    def postProcessLayer(self, layer, context, feedback):  # noqa: N802
+        super().postProcessLayer(layer, context, feedback)
+        if layer is None or context.project() is None:
+            return
+        root = context.project().layerTreeRoot()
+        node = root.findLayer(layer.id())
+        if node is None:
+            return
+        layer.setCustomProperty("geofidelity/context_rank", self.rank)
+        group = root.findGroup(CONTEXT_GROUP) or root.addGroup(CONTEXT_GROUP)
+        below = [c for c in group.children() if _context_rank(c) < self.rank]
+        group.insertChildNode(len(below), node.clone())
+        node.parent().removeChildNode(node)
+
+
+def _context_rank(node) -> int:
+    layer = node.layer() if hasattr(node, "layer") else None
+    return int(layer.customProperty("geofidelity/context_rank", 99)) if layer is not None else 99
+
+
+def load_context_layers(context, gpkg: str, manifest_path: str | None) -> list[str]:
+    """Load the context layers the run wrote (its manifest lists them) on completion."""
+    from geofidelity_plugin.project_file import CONTEXT
+
+    try:
+        written = json.loads(Path(manifest_path).read_text(encoding="utf-8"))["outputs"]["context"]["layers"]
+    except (OSError, TypeError, ValueError, KeyError):
+        return []
+    loaded = []
+    for rank, (table, name, qml) in enumerate(CONTEXT):
+        if written.get(table):
+            details = QgsProcessingContext.LayerDetails(name, context.project(), table.upper())
+            details.setPostProcessor(ContextPostProcessor.create(qml, rank))
+            context.addLayerToLoadOnCompletion(f"{gpkg}|layername={table}", details)
+            loaded.append(table)
+    return loaded
 
 
 class SelectSegmentsAlgorithm(QgsProcessingAlgorithm):
@@ -161,5 +209,6 @@ class SelectSegmentsAlgorithm(QgsProcessingAlgorithm):
         flag(args, "--no-other", not self.parameterAsBool(parameters, self.INCLUDE_OTHER, context))
         run = run_backend("select-segments", args, feedback)
         load_backend_layers(context, run)
+        load_context_layers(context, run.path("OUTPUT") or output, run.path("MANIFEST"))
         return {self.OUTPUT: run.path("OUTPUT") or output, "MANIFEST": run.path("MANIFEST"),
                 "SUMMARY": run.path("SUMMARY"), "SEGMENT_COUNT": run.values.get("SEGMENT_COUNT", 0)}

@@ -11,6 +11,7 @@ from qgis.core import (QgsApplication, QgsGraduatedSymbolRenderer, QgsMarkerSymb
                        QgsRendererRange, QgsTextBufferSettings, QgsTextFormat, QgsVectorLayer,
                        QgsVectorLayerSimpleLabeling)
 from qgis.PyQt.QtGui import QColor
+from style_fonts import set_label_font  # scripts/style_fonts.py: the one label font
 
 STYLE = Path(__file__).resolve().parent.parent / "resources" / "styles" / "geodiv_vdi_difference.qml"
 CLASSES = [(-1.0, -0.2, "#b2182b", "much less varied than real (< −0.2)"),
@@ -31,6 +32,7 @@ def main() -> int:
     settings = QgsPalLayerSettings()
     settings.fieldName = "city"
     text = QgsTextFormat()
+    set_label_font(text)
     text.setSize(9)
     buffer = QgsTextBufferSettings()
     buffer.setEnabled(True)

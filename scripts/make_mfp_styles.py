@@ -16,6 +16,7 @@ from qgis.core import (QgsApplication, QgsCategorizedSymbolRenderer, QgsFillSymb
                        QgsSimpleLineSymbolLayer, QgsTextBufferSettings, QgsTextFormat, QgsUnitTypes,
                        QgsVectorLayer, QgsVectorLayerSimpleLabeling)
 from qgis.PyQt.QtGui import QColor
+from style_fonts import set_label_font  # scripts/style_fonts.py: the one label font
 
 STYLES = Path(__file__).resolve().parent.parent / "resources" / "styles"
 PIXELS = QgsUnitTypes.RenderPixels
@@ -83,6 +84,7 @@ def tiles() -> None:
     settings.fieldName = "format_number(\"mfp\", 3)"
     settings.placement = QgsPalLayerSettings.OverPoint
     fmt = QgsTextFormat()
+    set_label_font(fmt)
     fmt.setSize(8)
     buffer = QgsTextBufferSettings()
     buffer.setEnabled(True)

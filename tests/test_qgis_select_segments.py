@@ -45,7 +45,18 @@ def test_run_and_load_styled_layer(qgis_provider, tmp_path, helsinki_pbf, cities
     for name in ("segment_id", "street_name", "neighbourhood", "road_class", "length_m", "centroid_lon",
                  "centroid_lat", "driving_side", "osm_way_ids", "addressable"):
         assert name in fields
+    # the map context from the same OSM file, in its own group under the segments
+    root = QgsProject.instance().layerTreeRoot()
+    group = root.findGroup("GeoFidelity context")
+    assert group is not None and root.children().index(group) > root.children().index(root.findLayer(layer.id()))
+    assert [c.name() for c in group.children()] == ["OSM other roads", "OSM buildings", "OSM parks and green",
+                                                    "OSM water"]
+    roads = group.children()[0].layer()
+    assert roads.featureCount() > 1000 and roads.renderer().type() == "RuleRenderer"
     QgsProject.instance().removeMapLayer(layer.id())
+    for child in group.children():
+        QgsProject.instance().removeMapLayer(child.layerId())
+    root.removeChildNode(group)
 
 
 def test_cancel_through_feedback(qgis_provider, tmp_path, helsinki_pbf, cities_csv):

@@ -325,7 +325,7 @@
   </renderer-v2>
   <labeling type="simple">
     <settings calloutType="simple">
-      <text-style legendString="Aa" fontLetterSpacing="0" fontSizeUnit="Point" blendMode="0" textColor="0,0,0,255" fontSizeMapUnitScale="3x:0,0,0,0,0,0" fontItalic="0" fontSize="9" fontFamily="DejaVu LGC Sans" fieldName="city" allowHtml="0" fontKerning="1" fontStrikeout="0" isExpression="0" fontWeight="50" multilineHeight="1" textOpacity="1" previewBkgrdColor="255,255,255,255" namedStyle="" fontWordSpacing="0" capitalization="0" fontUnderline="0" useSubstitutions="0" textOrientation="horizontal">
+      <text-style legendString="Aa" fontLetterSpacing="0" fontSizeUnit="Point" blendMode="0" textColor="0,0,0,255" fontSizeMapUnitScale="3x:0,0,0,0,0,0" fontItalic="0" fontSize="9" fontFamily="DejaVu Sans" fieldName="city" allowHtml="0" fontKerning="1" fontStrikeout="0" isExpression="0" fontWeight="50" multilineHeight="1" textOpacity="1" previewBkgrdColor="255,255,255,255" namedStyle="" fontWordSpacing="0" capitalization="0" fontUnderline="0" useSubstitutions="0" textOrientation="horizontal">
         <families/>
         <text-buffer bufferSize="1" bufferColor="255,255,255,255" bufferOpacity="1" bufferJoinStyle="128" bufferSizeUnits="MM" bufferSizeMapUnitScale="3x:0,0,0,0,0,0" bufferDraw="1" bufferNoFill="1" bufferBlendMode="0"/>
         <text-mask maskType="0" maskJoinStyle="128" maskOpacity="1" maskSizeMapUnitScale="3x:0,0,0,0,0,0" maskSize="1.5" maskedSymbolLayers="" maskSizeUnits="MM" maskEnabled="0"/>

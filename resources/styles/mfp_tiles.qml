@@ -331,7 +331,7 @@
   </renderer-v2>
   <labeling type="simple">
     <settings calloutType="simple">
-      <text-style textOpacity="1" fontSizeMapUnitScale="3x:0,0,0,0,0,0" blendMode="0" fieldName="format_number(&quot;mfp&quot;, 3)" fontSizeUnit="Point" useSubstitutions="0" multilineHeight="1" isExpression="1" fontItalic="0" fontWordSpacing="0" allowHtml="0" fontKerning="1" capitalization="0" fontWeight="50" textOrientation="horizontal" namedStyle="" fontUnderline="0" previewBkgrdColor="255,255,255,255" fontLetterSpacing="0" fontSize="8" fontStrikeout="0" textColor="0,0,0,255" legendString="Aa" fontFamily="DejaVu LGC Sans">
+      <text-style textOpacity="1" fontSizeMapUnitScale="3x:0,0,0,0,0,0" blendMode="0" fieldName="format_number(&quot;mfp&quot;, 3)" fontSizeUnit="Point" useSubstitutions="0" multilineHeight="1" isExpression="1" fontItalic="0" fontWordSpacing="0" allowHtml="0" fontKerning="1" capitalization="0" fontWeight="50" textOrientation="horizontal" namedStyle="" fontUnderline="0" previewBkgrdColor="255,255,255,255" fontLetterSpacing="0" fontSize="8" fontStrikeout="0" textColor="0,0,0,255" legendString="Aa" fontFamily="DejaVu Sans">
         <families/>
         <text-buffer bufferSize="0.80000000000000004" bufferSizeMapUnitScale="3x:0,0,0,0,0,0" bufferNoFill="1" bufferJoinStyle="128" bufferBlendMode="0" bufferDraw="1" bufferOpacity="1" bufferSizeUnits="MM" bufferColor="255,255,255,255"/>
         <text-mask maskOpacity="1" maskedSymbolLayers="" maskEnabled="0" maskSizeUnits="MM" maskType="0" maskSize="1.5" maskJoinStyle="128" maskSizeMapUnitScale="3x:0,0,0,0,0,0"/>

@@ -354,7 +354,7 @@
   </renderer-v2>
   <labeling type="simple">
     <settings calloutType="simple">
-      <text-style fontSizeMapUnitScale="3x:0,0,0,0,0,0" previewBkgrdColor="255,255,255,255" fontStrikeout="0" textOpacity="1" fontKerning="1" fontSizeUnit="Point" isExpression="0" fontLetterSpacing="0" textColor="0,0,0,255" fontSize="8" fontFamily="DejaVu LGC Sans" fontUnderline="0" fontItalic="0" useSubstitutions="0" allowHtml="0" fontWeight="50" textOrientation="horizontal" fieldName="street_name" capitalization="0" fontWordSpacing="0" blendMode="0" multilineHeight="1" legendString="Aa" namedStyle="">
+      <text-style fontSizeMapUnitScale="3x:0,0,0,0,0,0" previewBkgrdColor="255,255,255,255" fontStrikeout="0" textOpacity="1" fontKerning="1" fontSizeUnit="Point" isExpression="0" fontLetterSpacing="0" textColor="0,0,0,255" fontSize="8" fontFamily="DejaVu Sans" fontUnderline="0" fontItalic="0" useSubstitutions="0" allowHtml="0" fontWeight="50" textOrientation="horizontal" fieldName="street_name" capitalization="0" fontWordSpacing="0" blendMode="0" multilineHeight="1" legendString="Aa" namedStyle="">
         <families/>
         <text-buffer bufferSize="0.80000000000000004" bufferOpacity="1" bufferBlendMode="0" bufferSizeMapUnitScale="3x:0,0,0,0,0,0" bufferJoinStyle="128" bufferNoFill="1" bufferColor="255,255,255,255" bufferDraw="1" bufferSizeUnits="MM"/>
         <text-mask maskSize="1.5" maskEnabled="0" maskJoinStyle="128" maskOpacity="1" maskSizeUnits="MM" maskType="0" maskSizeMapUnitScale="3x:0,0,0,0,0,0" maskedSymbolLayers=""/>

@@ -15,6 +15,7 @@ from ..errors import InputError, OutputError
 from ..output_paths import check_output_file
 from ..progress import NullProgress, Progress, SubProgress, check_cancel
 from .cities import City
+from .context import ContextLayers, context_area, not_fetched, read_context
 from .osm_data import OsmData
 from .segments import Segment, SelectionOptions, audit_addressability, select_city_segments
 from .writers import segments_gpkg_bytes, summary_html
@@ -82,6 +83,16 @@ def load_roads(road_source, cities: list[City], options: SelectionOptions,
                      "Overpass endpoint or a line layer with name and highway fields")
 
 
+def load_context(road_source, segments: list[Segment], progress: Progress) -> ContextLayers:
+    """The map context (other roads, water, green, buildings) around ``segments`` from the same
+    OSM file; an Overpass endpoint or a QGIS layer gives roads only, which the manifest says."""
+    if isinstance(road_source, (str, Path)):
+        progress.info("reading the map context (other roads, water, green, buildings)")
+        return read_context(road_source, context_area(segments), progress=progress)
+    return not_fetched("the road source is not an OSM file, so no context layers were written — "
+                       "give an OSM file (.osm.pbf) as the road source to get them")
+
+
 def select_segments(cities: list[City], road_source, options: SelectionOptions | None = None,
                     output_gpkg: str | Path | None = None, progress: Progress | None = None,
                     source_description: str | None = None, inputs: dict | None = None) -> SelectionResult:
@@ -112,6 +123,13 @@ def select_segments(cities: list[City], road_source, options: SelectionOptions |
     unique, total = audit_addressability(segments)
     progress.info(f"addressability: {unique} of {total} segments have a unique "
                   "(city, neighbourhood, street)")
+    context = load_context(road_source, segments, progress) if output_gpkg is not None and segments \
+        else not_fetched("nothing written")
+    for name, count in context.counts().items():
+        if count:
+            progress.info(f"{name}: {count} features")
+    if output_gpkg is not None and not context.fetched:
+        progress.info(f"map context: {context.note}")
     check_cancel(progress, "writing outputs")
     inputs = {"road_source": source_description or data.source,
               "cities": [asdict(c) for c in cities]}
@@ -119,7 +137,7 @@ def select_segments(cities: list[City], road_source, options: SelectionOptions |
         inputs["road_source_sha256"] = manifest_mod.file_sha256(road_source)
     manifest = manifest_mod.build_manifest(
         "select_segments", options, inputs=inputs,
-        outputs={"segments": len(segments), "addressable": unique},
+        outputs={"segments": len(segments), "addressable": unique, "context": context.manifest_entry()},
         notes=["Road data © OpenStreetMap contributors (ODbL)."])
     gpkg = manifest_path = summary = None
     if output_gpkg is not None:
@@ -130,7 +148,7 @@ def select_segments(cities: list[City], road_source, options: SelectionOptions |
         manifest["outputs"]["gpkg"] = str(gpkg)
         _publish({manifest_path: (json.dumps(manifest, indent=2, sort_keys=True, ensure_ascii=False,
                                              default=str) + "\n").encode("utf-8"),
-                  gpkg: segments_gpkg_bytes(segments),
+                  gpkg: segments_gpkg_bytes(segments, context),
                   summary: summary_html(segments, manifest).encode("utf-8")})
     progress.set_progress(100)
     return SelectionResult(segments, gpkg, manifest_path, summary, manifest)

@@ -23,20 +23,28 @@ SCHEMA = {
 }
 
 
-def segments_gpkg_bytes(segments: list[Segment]) -> bytes:
-    """The GeoPackage (one ``segments`` layer in EPSG:4326) built in memory: a disk that fills up
-    then fails a plain file write, which names the output, instead of a half-written SQLite file
+def segments_gpkg_bytes(segments: list[Segment], context=None) -> bytes:
+    """The GeoPackage (a ``segments`` layer in EPSG:4326, plus the non-empty ``context_*`` layers
+    of ``context``, a :class:`~.context.ContextLayers`) built in memory: a disk that fills up then
+    fails a plain file write, which names the output, instead of a half-written SQLite file
     inside GDAL."""
+    import fiona
     from fiona.crs import CRS
     from fiona.io import MemoryFile
     from shapely.geometry import mapping
 
+    from .context import write_context_layers
+
     with MemoryFile(ext=".gpkg") as memory:
-        with memory.open(driver="GPKG", layer=LAYER_NAME, schema=SCHEMA, crs=CRS.from_epsg(4326)) as dst:
+        # opened by its /vsimem path: MemoryFile.open() holds one layer only
+        with fiona.open(memory.name, "w", driver="GPKG", layer=LAYER_NAME, schema=SCHEMA,
+                        crs=CRS.from_epsg(4326)) as dst:
             for s in segments:
                 props = s.attributes()
                 props["addressable"] = int(props["addressable"])
                 dst.write({"geometry": mapping(s.geometry), "properties": props})
+        if context is not None:
+            write_context_layers(memory.name, context)
         return memory.read()
 
 
