@@ -4,10 +4,12 @@ The seeded synthetic benchmark of ``eval_synthetic.py`` (1× = 112 segments × 6
 images, 4,032 generated panels of 4 images, 768-d) is written as float32 ``.npy`` files — the
 feature cache's dtype — and each scale runs in its own process, so every peak is its own.
 Stages: features (open the float32 embeddings), galleries (``build_galleries`` on as many
-segment records, then the gallery row of every panel), γ,
-reference terms, CosSim/MMD²/DCSF, retrieval, per-image retrieval (the sample rows), rows
-(per-panel and per-image dicts), bootstrap tables (``build_tables``, 5,000 resamples) and
-outputs (the tables as CSV and Markdown). Printed: seconds per stage at 1× and N×, their ratio,
+segment records, then the gallery row of every panel), γ, reference terms, CosSim/MMD²/DCSF+sims
+(the one streamed pass over the generated images: the metrics and the gallery similarities of
+both retrieval modes, with ``--max-memory`` at its default), retrieval (ranks and margins from
+the similarities), per-image retrieval (the sample rows), rows (per-panel and per-image rows as
+columns of numpy arrays), bootstrap tables (``build_tables``, 5,000 resamples) and outputs (the
+tables as CSV and Markdown). Printed: seconds per stage at 1× and N×, their ratio,
 the metric pass (γ → retrieval) in total, and peak memory — the process's peak anonymous
 memory (sampled every 5 ms; the memory-mapped embeddings are file pages the OS can drop, so
 they are not counted) and its peak RSS.
@@ -36,7 +38,7 @@ sys.path.insert(0, str(HERE))
 
 import eval_synthetic  # noqa: E402
 
-PASS_STAGES = ("γ", "reference terms", "CosSim/MMD²/DCSF", "retrieval")
+PASS_STAGES = ("γ", "reference terms", "CosSim/MMD²/DCSF+sims", "retrieval")
 GOAL_RATIO, GOAL_PASS_S, GOAL_PEAK_GB = 11.0, 2.0, 1.5
 
 
@@ -92,15 +94,19 @@ def timed_pass(workdir: str) -> dict:
     from geofidelity_plugin.core.evaluation import metrics, retrieval
     from geofidelity_plugin.core.evaluation.evaluate import EvaluationOptions
     from geofidelity_plugin.core.evaluation.galleries import build_galleries
+    from geofidelity_plugin.core.evaluation.panel_arrays import chunk_images_for
     from geofidelity_plugin.core.evaluation.tables import TABLE_NAMES, build_tables, tables_markdown, to_csv
 
     work = Path(workdir)
     times: dict[str, float] = {}
+    cpu: dict[str, float] = {}
+    clock = [time.process_time()]
 
     peaks: dict[str, int] = {}
 
     def stage(name, t0):
         times[name] = time.perf_counter() - t0
+        cpu[name], clock[0] = time.process_time() - clock[0], time.process_time()
         peaks[name] = max(peak.peak, peak.now())  # the peak so far, as this stage ends
         return time.perf_counter()
 
@@ -113,7 +119,7 @@ def timed_pass(workdir: str) -> dict:
         meta = dict(np.load(work / "meta.npz"))
         t = stage("features", t)
         segments, keep = eval_synthetic.segment_records(int(meta["scale"]))
-        t = time.perf_counter()
+        t, clock[0] = time.perf_counter(), time.process_time()
         build_galleries(segments, 0, keep)  # method §3 galleries of a store of this size
         table = np.load(work / "galleries.npy")[meta["target"]]
         t = stage("galleries", t)
@@ -121,21 +127,25 @@ def timed_pass(workdir: str) -> dict:
         t = stage("γ", t)
         refs = metrics.ReferenceSet.from_panels(reference, gamma)
         t = stage("reference terms", t)
-        scores = metrics.score_panels(generated, meta["target"], refs)
-        t = stage("CosSim/MMD²/DCSF", t)
-        scores.update(retrieval.retrieval_batch(generated, table, refs.means, "panel"))
+        options = EvaluationOptions()  # --max-memory at its default
+        chunk = chunk_images_for(options.max_memory_bytes(), refs.means.shape[1])
+        scores = metrics.score_panels(generated, meta["target"], refs, gallery_rows=table,
+                                      image_similarities=True, chunk_images=chunk)
+        t = stage("CosSim/MMD²/DCSF+sims", t)
+        scores.update(retrieval.retrieval_from_similarities(scores.pop("gallery_similarities")))
         t = stage("retrieval", t)
-        per_image = retrieval.retrieval_from_similarities(
-            retrieval.gallery_similarities(generated, table, refs.means, "image"))
+        ((_, images),) = scores.pop("image_similarities")
+        per_image = retrieval.retrieval_from_similarities(images)
         t = stage("per-image retrieval", t)
-        rows = eval_synthetic.panel_rows(meta, scores)
-        samples = eval_synthetic.sample_rows(meta, per_image)
-        t = stage("rows", t)
-        tables = build_tables(rows, EvaluationOptions(), samples, "synthetic")
+        rows = eval_synthetic.panel_columns(meta, scores)
+        samples = eval_synthetic.sample_columns(meta, per_image)
+        t = stage("rows (columns)", t)
+        tables = build_tables(rows, options, samples, "synthetic")
         t = stage("bootstrap tables", t)
         texts = [to_csv(tables[name]) for name in TABLE_NAMES] + [tables_markdown(tables)]
         stage("outputs", t)
-    return {"times": times, "peaks": peaks, "pass": sum(times[s] for s in PASS_STAGES),
+    return {"times": times, "cpu": cpu, "peaks": peaks, "pass": sum(times[s] for s in PASS_STAGES),
+            "pass_cpu": sum(cpu[s] for s in PASS_STAGES),
             "peak_anon": peak.peak, "peak_rss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
             "panels": int(len(generated)), "segments": int(len(reference)),
             "table_rows": sum(len(v) for v in tables.values()), "chars": sum(map(len, texts))}
@@ -156,16 +166,20 @@ def main() -> int:
     one, many = runs[1], runs[args.scale]
     goal_ratio = GOAL_RATIO * args.scale / 10  # linear, with 10 % slack: ≤ 11 at 10×
     print(f"{os.cpu_count()} CPU cores; seconds per stage, ratio {args.scale}×/1× (goal ≤ {goal_ratio:g})")
-    print(f"  {'stage':<22s} {'1×':>8s} {f'{args.scale}×':>8s} {'ratio':>7s}   peak GB so far at {args.scale}×")
+    print(f"  {'stage':<22s} {'1×':>8s} {f'{args.scale}×':>8s} {'ratio':>7s}   peak GB so far at {args.scale}×"
+          f"   CPU s at {args.scale}× (all threads)")
     worst = 0.0
     for name, seconds in one["times"].items():
         big = many["times"][name]
         ratio = big / max(seconds, 1e-4)
         if seconds >= 0.01:  # a ratio of two times under 10 ms is noise
             worst = max(worst, ratio)
-        print(f"  {name:<22s} {seconds:8.3f} {big:8.3f} {ratio:7.1f}   {many['peaks'][name] / 1024 ** 3:6.2f}")
+        print(f"  {name:<22s} {seconds:8.3f} {big:8.3f} {ratio:7.1f}   {many['peaks'][name] / 1024 ** 3:6.2f}"
+              f"   {many['cpu'][name]:8.3f}")
     print(f"  {'metric pass (γ→retrieval)':<22s} {one['pass']:8.3f} {many['pass']:8.3f} "
-          f"{many['pass'] / one['pass']:7.1f}")
+          f"{many['pass'] / one['pass']:7.1f}          {many['pass_cpu']:8.3f}")
+    print(f"  load average now: {' '.join(f'{x:.2f}' for x in os.getloadavg())} (timings are wall seconds; "
+          "other work on the machine inflates them)")
     gb = 1024 ** 3
     for scale, run in runs.items():
         print(f"  peak memory {scale}×: {run['peak_anon'] / gb:.2f} GB anonymous "

@@ -145,6 +145,33 @@ def sample_rows(data: dict, per_image: dict) -> list[dict]:
     return out
 
 
+def panel_columns(data: dict, scores: dict) -> dict[str, np.ndarray]:
+    """The rows of :func:`panel_rows` as columns of numpy arrays (how a 100× run keeps them)."""
+    from geofidelity_plugin.core.evaluation.tables import METRICS
+
+    target = np.asarray(data["target"])
+    cols = {"model": np.array(MODELS, dtype=object)[data["model_of"]],
+            "condition": np.array(CONDITIONS, dtype=object)[data["condition_of"]],
+            "segment_id": np.array([f"seg{s:05d}" for s in range(len(data["city"]))], dtype=object)[target],
+            "city": np.array([f"city{c:04d}" for c in data["city"]], dtype=object)[target],
+            "country_code": np.full(len(target), "XX", dtype=object),
+            "is_anchor": np.zeros(len(target), dtype=bool), "clip_score": np.asarray(data["clip"], dtype=float)}
+    cols.update({m: np.asarray(scores[m], dtype=float) for m in METRICS if m in scores})
+    return cols
+
+
+def sample_columns(data: dict, per_image: dict) -> dict[str, np.ndarray]:
+    """The rows of :func:`sample_rows` as columns (panel-major, then sample)."""
+    m = per_image["similarity_target"].shape[1]
+    panel = {k: np.repeat(v, m) for k, v in panel_columns(data, {}).items()
+             if k in ("model", "condition", "segment_id", "city", "country_code", "is_anchor")}
+    samples = np.tile(np.arange(m), len(data["target"]))
+    cols = dict(panel, sample=samples.astype(object), seed=(1000 + samples).astype(object),
+                cos_sim=per_image["similarity_target"].reshape(-1))
+    cols.update({k: v.reshape(-1) for k, v in per_image.items() if k != "similarity_target"})
+    return cols
+
+
 def golden_quantities(data: dict, n_bootstrap: int = 5000) -> dict[str, np.ndarray]:
     """Every quantity of a fixed run, flattened to named float arrays (NaN for missing)."""
     from geofidelity_plugin.core.evaluation import metrics, retrieval
@@ -160,20 +187,21 @@ def golden_quantities(data: dict, n_bootstrap: int = 5000) -> dict[str, np.ndarr
     gen = data["generated"]
     table = data["galleries"][data["target"]]
     scores = {}
-    for unbiased in (False, True):
-        part = metrics.score_panels(gen, data["target"], refs, unbiased=unbiased)
+    for unbiased in (False, True):  # the evaluation's one fused pass: metrics and retrieval
+        part = metrics.score_panels(gen, data["target"], refs, unbiased=unbiased, gallery_rows=table,
+                                    image_similarities=True)
+        sims, ((_, images),) = part.pop("gallery_similarities"), part.pop("image_similarities")
         for k, v in part.items():
             out[f"score.{'u' if unbiased else 'b'}.{k}"] = v
         if not unbiased:
             scores.update(part)
-    for mode in ("panel", "image"):
-        part = retrieval.retrieval_batch(gen, table, refs.means, mode)
+    per_image = retrieval.retrieval_from_similarities(images)
+    for mode, part in (("panel", retrieval.retrieval_from_similarities(sims)),
+                       ("image", {k: v.mean(axis=1) for k, v in per_image.items()})):
         for k, v in part.items():
             out[f"retrieval.{mode}.{k}"] = v
         if mode == "panel":
             scores.update(part)
-    per_image = retrieval.retrieval_from_similarities(
-        retrieval.gallery_similarities(gen, table, refs.means, "image"))
     for k, v in per_image.items():
         out[f"per_image.{k}"] = v
     options = EvaluationOptions(n_bootstrap=n_bootstrap)

@@ -20,7 +20,7 @@ class EvaluateAlgorithm(QgsProcessingAlgorithm):
     MODEL, CONDITION, MODE, UNBIASED, L2 = "MODEL", "CONDITION", "RETRIEVAL_MODE", "MMD_UNBIASED", "L2_NORMALISE"
     HOLDOUT, BOOTSTRAP, SEED, BATCH, OUTPUT = "HOLDOUT_SIZE", "BOOTSTRAP", "SEED", "BATCH_SIZE", "OUTPUT_FOLDER"
     EXACT, ANCHORS_ONLY, DEVICE, PRECISION = "EXACT_DECODE", "ANCHORS_ONLY", "DEVICE", "PRECISION"
-    PROTOCOL, CLIP_MODEL = "PROTOCOL", "CLIP_MODEL"
+    PROTOCOL, CLIP_MODEL, MAX_MEMORY = "PROTOCOL", "CLIP_MODEL", "MAX_MEMORY"
 
     def name(self):
         return "evaluate"
@@ -101,6 +101,10 @@ class EvaluateAlgorithm(QgsProcessingAlgorithm):
         self.addParameter(advanced(QgsProcessingParameterBoolean(
             self.EXACT, "Decode JPEGs at full size (slower; default decodes at a reduced scale ≥ the resize target)",
             defaultValue=False)))
+        p = QgsProcessingParameterString(self.MAX_MEMORY, "Maximum working memory", defaultValue=d.max_memory)
+        p.setHelp("Working memory of the metric pass and the bootstrap tables, e.g. 1GB or 512MB: it sets their "
+                  "chunk sizes only, never the results (docs/method.md §7). Recorded in the manifest.")
+        self.addParameter(advanced(p))
         self.addParameter(ray_parameter())
         self.addParameter(QgsProcessingParameterFolderDestination(self.OUTPUT, "Output folder"))
         self.addOutput(QgsProcessingOutputVectorLayer("SEGMENT_SCORES", "Per-segment scores"))
@@ -134,6 +138,7 @@ class EvaluateAlgorithm(QgsProcessingAlgorithm):
         flag(args, "--l2-normalise", self.parameterAsBool(parameters, self.L2, context))
         flag(args, "--anchors-only", self.parameterAsBool(parameters, self.ANCHORS_ONLY, context))
         flag(args, "--exact-decode", self.parameterAsBool(parameters, self.EXACT, context))
+        option(args, "--max-memory", self.parameterAsString(parameters, self.MAX_MEMORY, context))
         add_ray_option(args, self.parameterAsString(parameters, RAY_CLUSTER, context))
         run = run_backend("evaluate", args, feedback)
         load_backend_layers(context, run)

@@ -54,6 +54,9 @@ def register(sub) -> None:
     p.add_argument("--lock-timeout", type=argparse_number("non-negative"), default=60.0, metavar="SECONDS",
                    help="how long to wait for a store or feature cache that another run is using "
                         "(default %(default)g)")
+    p.add_argument("--max-memory", default=d.max_memory, metavar="SIZE",
+                   help="working memory of the metric pass and the bootstrap tables, e.g. 1GB or 512MB: their chunk "
+                        "sizes only, never the results (default %(default)s; recorded in the manifest)")
     add_ray_arguments(p, "embed the images")
     p.add_argument("-q", "--quiet", action="store_true")
     p.set_defaults(func=cmd_evaluate)
@@ -66,7 +69,7 @@ def cmd_evaluate(args) -> int:
     options = EvaluationOptions(seed=args.seed, l2_normalise=args.l2_normalise, mmd_unbiased=args.mmd_unbiased,
                                 retrieval_mode=args.retrieval_mode, holdout_size=args.holdout_size,
                                 n_bootstrap=args.bootstrap, anchors_only=args.anchors_only,
-                                precision=args.precision, protocol=args.protocol)
+                                precision=args.precision, protocol=args.protocol, max_memory=args.max_memory)
     progress = progress_for("evaluate", args.quiet)
     try:
         run = run_evaluation(args.store, args.out, feature_model=args.feature_model, options=options,

@@ -23,8 +23,8 @@ from .metrics import (ReferenceSet, gads_batch, median_heuristic_gamma,
                       reference_histograms, score_panels)
 from .preflight import anchors_only_note, failed_images_note, holdout_note, skipped_note, unbiased_note
 from .panels import ANCHOR_PREFIX, PanelRow, anchor_rows, build_reference_layout, gallery_positions
-from .retrieval import (GALLERY_COLUMNS, gallery_similarities, gallery_table, retrieval_batch,
-                        retrieval_from_similarities)
+from .panel_arrays import chunk_images_for
+from .retrieval import GALLERY_COLUMNS, gallery_table, retrieval_from_similarities
 from ..store.store import BenchmarkStore
 
 log = logging.getLogger("geofidelity")
@@ -40,7 +40,7 @@ class EvaluationResult:
     tables: dict = field(default_factory=dict)
     manifest: dict = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)  # what the reader of the tables must know
-    sample_rows: list[dict] = field(default_factory=list)  # per generated image (method §7 sample pairing)
+    sample_rows: dict = field(default_factory=dict)  # per generated image, as columns (method §7 sample pairing)
 
 
 def _embed(paths: list[str], embedder, options, progress) -> tuple[dict[str, np.ndarray], dict[str, str], dict]:
@@ -120,7 +120,7 @@ def evaluate_store(store: BenchmarkStore, embedder, options: EvaluationOptions |
     gamma = median_heuristic_gamma(layout.panels[:len(layout.segment_ids)], options.gamma_sample_size,
                                    options.seed)
     refs = ReferenceSet.from_panels(layout.panels, gamma)
-    scored, gads_note = _score(rows, refs, layout, options, ratios, ratio_model is not None)
+    scored, gads_note, per_size = _score(rows, refs, layout, options, ratios, ratio_model is not None)
     out_rows = []
     for row, values in zip(rows, scored):
         seg = segments[row.segment_id]
@@ -131,7 +131,7 @@ def evaluate_store(store: BenchmarkStore, embedder, options: EvaluationOptions |
                          "n_reference": len(layout.panels[row.target]), **values,
                          "clip_score": (float(np.mean(row.clip_scores)) if row.clip_scores and
                                         all(c is not None for c in row.clip_scores) else None)})
-    sample_rows = _sample_rows(rows, refs, segments)
+    sample_rows = _sample_rows(rows, per_size, segments)
     progress.set_progress(90)
     notes += [n for n in (skipped_note(skipped), unbiased_note(out_rows, options), gads_note) if n]
     for note in notes:
@@ -175,26 +175,32 @@ def _panel_rows(generated, layout, galleries, embed, skipped) -> list[PanelRow]:
     return rows
 
 
-def _sample_rows(rows: list[PanelRow], refs: ReferenceSet, segments: dict) -> list[dict]:
+def _sample_rows(rows: list[PanelRow], per_size: list, segments: dict) -> dict[str, np.ndarray]:
     """Per generated image: its similarity to the target panel's mean (``cos_sim``) and its own
-    rank and margins in the gallery — what a sample-paired delta compares (method §7)."""
-    out = []
-    models = [i for i, r in enumerate(rows) if not r.model.startswith(ANCHOR_PREFIX)]
-    for m in sorted({len(rows[i].embeddings) for i in models}):
-        idx = [i for i in models if len(rows[i].embeddings) == m]
-        table = gallery_table([{"target": rows[i].target, **rows[i].gallery} for i in idx])
-        per_image = retrieval_from_similarities(
-            gallery_similarities([rows[i].embeddings for i in idx], table, refs.means, "image"))
-        for a, i in enumerate(idx):
-            r, seg = rows[i], segments[rows[i].segment_id]
-            for j in range(m):
-                values = {k: float(v[a, j]) for k, v in per_image.items()}
-                out.append({"model": r.model, "condition": r.condition, "segment_id": r.segment_id,
-                            "city": seg["city"], "country_code": seg.get("country_code"),
-                            "sample": r.samples[j] if r.samples else j, "seed": r.seeds[j] if r.seeds else None,
-                            "cos_sim": values.pop("similarity_target"),
-                            **{k: (None if np.isnan(v) else v) for k, v in values.items()}})
-    return out
+    rank and margins in the gallery — what a sample-paired delta compares (method §7).
+    ``per_size``: the per-image similarities of the metric pass, per panel size. Returned as
+    columns of numpy arrays (:mod:`.row_columns`): a 100× run has millions of images."""
+    parts: dict[str, list] = {}
+    for idx, sims in sorted(per_size, key=lambda group: group[1].shape[1]):
+        models = np.array([not rows[i].model.startswith(ANCHOR_PREFIX) for i in idx], dtype=bool)
+        if not models.any():
+            continue
+        keep, m = idx[models], sims.shape[1]
+        per_image = retrieval_from_similarities(sims[models])
+        text = {"model": [rows[i].model for i in keep], "condition": [rows[i].condition for i in keep],
+                "segment_id": [rows[i].segment_id for i in keep],
+                "city": [segments[rows[i].segment_id]["city"] for i in keep],
+                "country_code": [segments[rows[i].segment_id].get("country_code") for i in keep]}
+        for key, values in text.items():
+            parts.setdefault(key, []).append(np.repeat(np.array(values, dtype=object), m))
+        parts.setdefault("sample", []).append(np.array(
+            [rows[i].samples[j] if rows[i].samples else j for i in keep for j in range(m)], dtype=object))
+        parts.setdefault("seed", []).append(np.array(
+            [rows[i].seeds[j] if rows[i].seeds else None for i in keep for j in range(m)], dtype=object))
+        parts.setdefault("cos_sim", []).append(per_image.pop("similarity_target").reshape(-1))
+        for key, values in per_image.items():
+            parts.setdefault(key, []).append(values.reshape(-1))
+    return {key: np.concatenate(values) for key, values in parts.items()}
 
 
 def _gads(rows: list[PanelRow], layout, targets: np.ndarray, ratios: dict) -> tuple[np.ndarray, str | None]:
@@ -226,21 +232,24 @@ def _gads(rows: list[PanelRow], layout, targets: np.ndarray, ratios: dict) -> tu
 
 
 def _score(rows: list[PanelRow], refs: ReferenceSet, layout, options, ratios,
-           with_ratios: bool = False) -> tuple[list[dict], str | None]:
+           with_ratios: bool = False) -> tuple[list[dict], str | None, list]:
+    """One streamed pass (method §6): CosSim, MMD², DCSF and the gallery similarities of every
+    row, in chunks bounded by ``options.max_memory``. Also returns the per-image similarities
+    (one ``(rows, (p, m, C))`` pair per panel size) for the sample rows."""
     panels = [r.embeddings for r in rows]
     targets = np.array([r.target for r in rows])
-    metrics = score_panels(panels, targets, refs, unbiased=options.mmd_unbiased)
     table = gallery_table([{"target": r.target, **r.gallery} for r in rows])
+    chunk = chunk_images_for(options.max_memory_bytes(), refs.means.shape[1])
+    metrics = score_panels(panels, targets, refs, unbiased=options.mmd_unbiased, gallery_rows=table,
+                           image_similarities=True, chunk_images=chunk)
+    per_size = metrics.pop("image_similarities")
     if options.retrieval_mode == "image":
         retrieval = {}
-        sizes = sorted({len(p) for p in panels})
-        for m in sizes:  # the image mode needs panels of one size
-            idx = [i for i, p in enumerate(panels) if len(p) == m]
-            part = retrieval_batch([panels[i] for i in idx], table[idx], refs.means, "image")
-            for key, values in part.items():
-                retrieval.setdefault(key, np.full(len(rows), np.nan))[idx] = values
+        for idx, sims in per_size:  # each image ranked, then averaged over its panel
+            for key, values in retrieval_from_similarities(sims).items():
+                retrieval.setdefault(key, np.full(len(rows), np.nan))[idx] = values.mean(axis=1)
     else:
-        retrieval = retrieval_batch(panels, table, refs.means, "panel")
+        retrieval = retrieval_from_similarities(metrics.pop("gallery_similarities"))
     gads, gads_note = _gads(rows, layout, targets, ratios) if with_ratios else (np.full(len(rows), np.nan), None)
     out = []
     for i in range(len(rows)):
@@ -250,7 +259,7 @@ def _score(rows: list[PanelRow], refs: ReferenceSet, layout, options, ratios,
         values.update({k: v[i] for k, v in retrieval.items()})
         out.append({k: (None if v is None or (isinstance(v, float) and np.isnan(v)) else float(v))
                     for k, v in values.items()})
-    return out, gads_note
+    return out, gads_note, per_size
 
 
 def evaluation_manifest(result: EvaluationResult, options: EvaluationOptions, store: BenchmarkStore,

@@ -18,6 +18,12 @@ PRECISIONS = ("fp32", "bf16", "fp16")
 DEFAULT_PRECISION = "fp32"
 #: evaluation protocols (method §6): the paper's formulas, or the published release's own evaluator
 PROTOCOLS = ("paper", "release")
+#: working memory of the metric pass and of the bootstrap tables (their chunk sizes; results never
+#: depend on it, docs/method.md §7): a laptop's share, enough for a 100× benchmark
+DEFAULT_MAX_MEMORY = "1GB"
+_MEMORY_UNITS = {"": 1, "B": 1, "K": 1 << 10, "KB": 1 << 10, "M": 1 << 20, "MB": 1 << 20, "G": 1 << 30,
+                 "GB": 1 << 30, "T": 1 << 40, "TB": 1 << 40}
+_MIN_MEMORY = 64 << 20
 
 #: option → (how the user knows it, the rule of core/option_checks.py, an example value)
 OPTION_RULES = {
@@ -40,6 +46,20 @@ def check_precision(precision, label: str = "precision (--precision; in QGIS \"P
     return precision
 
 
+def parse_memory(text, label: str = "maximum working memory (--max-memory; in QGIS \"Maximum working memory\")") -> int:
+    """Bytes of a size such as ``1GB``, ``512MB`` or ``2G`` (binary units); at least 64 MB."""
+    raw = str(text).strip().upper().replace(" ", "").removesuffix("IB").removesuffix("I")
+    number = raw.rstrip("KMGTB")
+    unit = raw[len(number):]
+    try:
+        value = int(float(number) * _MEMORY_UNITS[unit])
+    except (KeyError, ValueError):
+        raise InputError(f"cannot read the {label} {text!r} — give a size such as 1GB or 512MB") from None
+    if value < _MIN_MEMORY:
+        raise InputError(f"the {label} {text!r} is below 64MB, too little to score one chunk — give e.g. 1GB")
+    return value
+
+
 @dataclass
 class EvaluationOptions:
     """Every *(option)* of method §5–§7 with its default; recorded in the manifest."""
@@ -59,6 +79,10 @@ class EvaluationOptions:
     tables: bool = True
     precision: str = DEFAULT_PRECISION    # §5: compute precision of the embedding models
     protocol: str = "paper"               # §6: "paper" or "release" (the release's own evaluator)
+    max_memory: str = DEFAULT_MAX_MEMORY  # §6–§7 working memory: chunk sizes only, never the results
+
+    def max_memory_bytes(self) -> int:
+        return parse_memory(self.max_memory)
 
     def validate(self) -> None:
         """Refuse a value no run can use, naming the option as the command line and QGIS call it."""
@@ -68,6 +92,7 @@ class EvaluationOptions:
         for name, (label, rule, example) in OPTION_RULES.items():
             check_number(label, getattr(self, name), rule, example)
         check_precision(self.precision)
+        parse_memory(self.max_memory)
         if self.protocol not in PROTOCOLS:
             raise InputError(f"unknown protocol (--protocol; in QGIS \"Protocol\") {self.protocol!r} — use 'paper' "
                              "(the default: the paper's formulas) or 'release' (the published release's evaluator)")

@@ -12,6 +12,10 @@ Per row: rank = 1 + number of negatives with s ≥ s_target (a tie counts agains
 top-1 indicator, reciprocal rank, chance-adjusted top-1 (a − 1/K)/(1 − 1/K) with K the realised
 gallery size, margin_hard = s_target − max negatives, margin_mean = s_target − mean negatives,
 and one margin per negative kind (NaN where the kind is missing).
+
+The evaluation takes the similarities of both modes from its one metric pass
+(:func:`~.metric_pass.score_panels` with ``gallery_rows``); :func:`gallery_similarities` computes
+them alone, equal to 1e-12.
 """
 from __future__ import annotations
 
@@ -20,7 +24,7 @@ from typing import Mapping, Optional, Sequence
 import numpy as np
 
 from ..errors import InputError
-from .metrics import PanelStack, float64_chunks, panel_groups
+from .panel_arrays import PanelStack, float64_chunks, panel_groups
 
 _CHUNK_IMAGES = 1 << 14  # generated images per chunk (bounds the float64 copy)
 

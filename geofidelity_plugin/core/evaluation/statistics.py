@@ -3,8 +3,11 @@ counts, and the Spearman / AUROC of the CLIP check — numpy arrays and lists of
 
 Bootstraps are vectorised: each chunk of resamples draws an index matrix, turns it into a
 count matrix (how often each unit was drawn), and gets every resampled mean of every value
-column from one matrix product. Chunk sizes depend only on the data (its shape and which
-values are missing), never on the machine, so a seed gives the same interval everywhere.
+column from one matrix product. A plain bootstrap's chunk size is a memory bound only
+(``max_cells``): its resamples are drawn in one stream, row after row, so any chunking draws the
+same indices. The city-balanced bootstrap's blocks of resamples depend only on the data (its
+shape and which values are missing), never on the memory or the machine, and each block is
+worked city by city in bounded memory; so a seed gives the same interval everywhere.
 NaN marks a missing value (e.g. a margin against a negative kind that a gallery lacks): it is
 left out of every mean, and ``n`` counts the units with a value.
 """
@@ -21,9 +24,11 @@ from .rank_stats import auroc, rank_average_ties, spearman  # noqa: F401 (the CL
 N_RESAMPLES = 5000
 CONFIDENCE = 0.95
 BOOTSTRAP_SEED = 0
-_CELLS_PER_CHUNK = 1 << 18       # bounds the (resamples × units) count matrix of one chunk
+_CELLS_PER_CHUNK = 1 << 22       # default memory bound of the (resamples × units) count matrix
+_CACHE_CELLS = 1 << 18           # a count matrix that stays in the processor's cache
+_MIN_CHUNK_RESAMPLES = 16        # fewer rows make the matrix product slower than the cache misses
 _CELLS_PER_CITY_CHUNK = 1 << 21
-_MAX_CITY_CHUNKS = 16
+_MAX_CITY_CHUNKS = 2
 
 Number = Union[float, np.ndarray]
 
@@ -88,12 +93,19 @@ def _finish(stats: np.ndarray, estimate: np.ndarray, n: np.ndarray, one_d: bool,
     return BootstrapResult(estimate, low, high, n, n_resamples, confidence, seed, method)
 
 
+def cells_for(max_memory_bytes: int) -> int:
+    """Count-matrix cells per chunk that keep a bootstrap near an eighth of ``max_memory_bytes``
+    (a cell costs an int64 draw, its bincount slot and a float64 count)."""
+    return max(1 << 16, int(max_memory_bytes) // 8 // 32)
+
+
 def bootstrap_mean(values, *, n_resamples: int = N_RESAMPLES, confidence: float = CONFIDENCE,
-                   seed: int = BOOTSTRAP_SEED) -> BootstrapResult:
+                   seed: int = BOOTSTRAP_SEED, max_cells: Optional[int] = None) -> BootstrapResult:
     """method §7 seeded percentile bootstrap of a mean over units (rows).
 
     ``values``: ``(n,)`` or ``(n, k)``; with k columns the same resampled units serve every
-    column (one table row: all metrics of one model and condition).
+    column (one table row: all metrics of one model and condition). ``max_cells`` bounds the
+    memory of a chunk of resamples (:func:`cells_for`); the interval does not depend on it.
     """
     _check_options(n_resamples, confidence)
     data, one_d = _columns(values)
@@ -101,7 +113,8 @@ def bootstrap_mean(values, *, n_resamples: int = N_RESAMPLES, confidence: float 
     present = ~np.isnan(data)
     filled, weight = np.where(present, data, 0.0), present.astype(np.float64)
     rng = np.random.default_rng(seed)
-    chunk = max(1, _CELLS_PER_CHUNK // n_units)
+    memory_cap = max(1, int(max_cells or _CELLS_PER_CHUNK) // n_units)
+    chunk = min(max(_MIN_CHUNK_RESAMPLES, _CACHE_CELLS // n_units), memory_cap)
     stats = np.empty((n_resamples, data.shape[1]))
     for start in range(0, n_resamples, chunk):
         size = min(chunk, n_resamples - start)
@@ -116,34 +129,34 @@ def _two_stage_chunk(rng: np.random.Generator, size: int, members: list[np.ndarr
                      filled: np.ndarray, present: np.ndarray, by_city: bool) -> np.ndarray:
     """``size`` two-stage resamples (cities, then units within each drawn city) → (size, k).
 
-    A *slot* is one drawn city in one resample. Each unit drawn into a slot adds one to a
-    (resample × unit) count matrix, so complete columns need one matrix product (under city
-    weighting a unit's value is first divided by its city's size and the number of cities).
+    A *slot* is one drawn city in one resample. City by city, the units drawn into its slots
+    become a (resample × unit-of-the-city) count matrix whose product with the city's values
+    is added to the resamples' sums (under city weighting a unit's value is first divided by its
+    city's size and the number of cities), so the memory is one city's, whatever the data size.
     Under city weighting a column with missing values averages only the slots that hold a value:
     its slot means are formed city by city and summed into their resamples with ``reduceat``
     (a city's slots come ordered by resample).
     """
-    n_cities, n_units = len(members), filled.shape[0]
-    city_size = np.zeros(n_units)
-    for units in members:
-        city_size[units] = len(units)
+    n_cities, k = len(members), filled.shape[1]
     times_drawn = _count_matrix(rng.integers(0, n_cities, size=(size, n_cities)),
                                 n_cities).astype(np.int64)
     gappy = np.flatnonzero(~present.all(axis=0)) if by_city else np.empty(0, dtype=np.int64)
     g = gappy.size
     gappy_values = np.hstack([filled[:, gappy], present[:, gappy]])
     gappy_total = np.zeros((size, 2 * g))
-    cells = np.empty(int(times_drawn.sum(axis=0) @ [len(u) for u in members]), dtype=np.int64)
-    done = 0
+    numerator, denominator = np.zeros((size, k)), np.zeros((size, k))
     for c, units in enumerate(members):
         owner = np.repeat(np.arange(size), times_drawn[:, c])
         if owner.size == 0:
             continue
         draws = rng.integers(0, len(units), size=(owner.size, len(units)))
-        block = cells[done:done + draws.size].reshape(draws.shape)
-        np.take(units, draws, out=block)
-        block += (owner * n_units)[:, None]
-        done += draws.size
+        counts = np.bincount((draws + (owner * len(units))[:, None]).ravel(),
+                             minlength=size * len(units)).reshape(size, len(units)).astype(float)
+        if by_city:
+            numerator += counts @ (filled[units] / (len(units) * n_cities))
+        else:
+            numerator += counts @ filled[units]
+            denominator += counts @ present[units]
         if g:
             slot = _count_matrix(draws, len(units)) @ gappy_values[units]
             has = slot[:, g:] > 0
@@ -152,12 +165,10 @@ def _two_stage_chunk(rng: np.random.Generator, size: int, members: list[np.ndarr
             slot[:, g:] = has
             starts = np.flatnonzero(np.r_[True, owner[1:] != owner[:-1]])
             gappy_total[owner[starts]] += np.add.reduceat(slot, starts, axis=0)
-    counts = np.bincount(cells, minlength=size * n_units).reshape(size, n_units).astype(float)
     if not by_city:
-        return _ratio(counts @ filled, counts @ present)
-    stats = counts @ (filled / (city_size * n_cities)[:, None])
-    stats[:, gappy] = _ratio(gappy_total[:, :g], gappy_total[:, g:])
-    return stats
+        return _ratio(numerator, denominator)
+    numerator[:, gappy] = _ratio(gappy_total[:, :g], gappy_total[:, g:])
+    return numerator
 
 
 def city_balanced_bootstrap(values, cities: Sequence[Any], *, n_resamples: int = N_RESAMPLES,
@@ -184,10 +195,9 @@ def city_balanced_bootstrap(values, cities: Sequence[Any], *, n_resamples: int =
     rng = np.random.default_rng(seed)
     gappy = int((~present).any(axis=0).sum()) if weighting == "city" else 0
     chunk = max(1, _CELLS_PER_CITY_CHUNK // max(n_cities * (1 + 2 * gappy), data.shape[0], k))
-    # Each chunk loops over the cities, so a fixed cell budget would make the chunks × cities
-    # loop grow with the square of the data; at most _MAX_CITY_CHUNKS chunks keep it linear (a
-    # chunk's memory then grows linearly instead). Small tables keep their chunks, and so their
-    # intervals.
+    # A block loops over the cities: at most _MAX_CITY_CHUNKS blocks keep blocks × cities linear
+    # in the data (a block's memory: its (resamples × cities) counts and one city's). The rule
+    # reads the data only, never --max-memory; small tables keep their blocks and intervals.
     chunk = max(chunk, -(-int(n_resamples) // _MAX_CITY_CHUNKS))
     stats = np.empty((n_resamples, k))
     for start in range(0, n_resamples, chunk):
@@ -328,6 +338,7 @@ def paired_bootstrap(rows: Sequence[Mapping[str, Any]], value_keys: Union[str, S
 def _resample(values, cities, city_balanced: bool, city_key, options) -> BootstrapResult:
     if not city_balanced:
         return bootstrap_mean(values, **options)
+    options = {k: v for k, v in options.items() if k != "max_cells"}  # bounded city by city
     if cities is None:
         raise ValueError(f"city-balanced resampling needs a {city_key!r} value in every row; "
                          "add it or set city_balanced=False.")
@@ -338,8 +349,8 @@ def bootstrap_table(rows: Sequence[Mapping[str, Any]], value_keys: Union[str, Se
                     group_keys: Sequence[str], *, unit_keys: Sequence[str] = ("segment_id",),
                     city_key: Optional[str] = "city", city_balanced: bool = False,
                     with_counts: bool = False, n_resamples: int = N_RESAMPLES,
-                    confidence: float = CONFIDENCE, seed: int = BOOTSTRAP_SEED
-                    ) -> list[dict[str, Any]]:
+                    confidence: float = CONFIDENCE, seed: int = BOOTSTRAP_SEED,
+                    max_cells: Optional[int] = None) -> list[dict[str, Any]]:
     """A whole table of method §7 intervals (every group × value) from one joint resampling.
 
     Rows are pivoted into one matrix — a row per unit (``unit_keys``), a column per group
@@ -374,7 +385,7 @@ def bootstrap_table(rows: Sequence[Mapping[str, Any]], value_keys: Union[str, Se
     wide = wide.reshape(len(units), -1)
     city_list = [cities.get(u) for u in range(len(units))] if len(cities) == len(units) else None
     result = _resample(wide, city_list, city_balanced, city_key,
-                       dict(n_resamples=n_resamples, confidence=confidence, seed=seed))
+                       dict(n_resamples=n_resamples, confidence=confidence, seed=seed, max_cells=max_cells))
     counts = delta_counts(wide, city_list) if with_counts else {}
     table = []
     for group, g in groups.items():

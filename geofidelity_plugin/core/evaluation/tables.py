@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import csv
 import io
-import warnings
 
 import numpy as np
 
 from ..conditions import CONDITIONS
 from .retrieval import NEGATIVE_KINDS, STRICT_NEGATIVE_KIND
-from .statistics import (auroc, bootstrap_mean, city_balanced_bootstrap, delta_counts, pair_deltas,
-                         spearman)
+from .row_columns import (as_columns, city_labels, first_seen_groups, group_means, last_by_code, pair_rows,
+                          select, unit_codes, with_keys)
+from .statistics import auroc, bootstrap_mean, cells_for, city_balanced_bootstrap, delta_counts, spearman
 
 MARGIN_KINDS = tuple(f"margin_{k}" for k in NEGATIVE_KINDS + (STRICT_NEGATIVE_KIND,))
 METRICS = ("cos_sim", "top1", "chance_adjusted_top1", "reciprocal_rank", "margin_hard", "margin_mean",
@@ -45,10 +45,13 @@ def _order(conditions):
     return known + sorted(set(conditions) - set(known))
 
 
-def _summary_row(label: dict, rows: list[dict], options) -> dict:
-    data = np.array([[np.nan if r.get(m) is None else r[m] for m in METRICS] for r in rows], dtype=float)
-    out = dict(label, panels=len(rows))
-    res = bootstrap_mean(data, n_resamples=options.n_bootstrap, confidence=options.confidence, seed=options.seed)
+def _matrix(cols, keys, mask=None) -> np.ndarray:
+    return np.column_stack([cols[k] if mask is None else cols[k][mask] for k in keys]).astype(float)
+
+
+def _summary_row(label: dict, cols, mask: np.ndarray, options) -> dict:
+    out = dict(label, panels=int(mask.sum()))
+    res = bootstrap_mean(_matrix(cols, METRICS, mask), **_boot(options, plain=True))
     for j, m in enumerate(METRICS):
         out[m] = _num(res.estimate[j])
         out[f"{m}_low"] = _num(res.low[j])
@@ -64,52 +67,68 @@ def _num(value):
     return None if np.isnan(value) else value
 
 
-def _boot(options) -> dict:
-    return dict(n_resamples=options.n_bootstrap, confidence=options.confidence, seed=options.seed)
+def _boot(options, plain: bool = False) -> dict:
+    boot = dict(n_resamples=options.n_bootstrap, confidence=options.confidence, seed=options.seed)
+    memory = getattr(options, "max_memory_bytes", None)
+    if plain and memory is not None:  # the plain bootstrap's chunks: a memory bound only
+        boot["max_cells"] = cells_for(memory())
+    return boot
 
 
-def shared_noise(sample_rows: list[dict], base: str, treat: str) -> bool:
+def _describe(cols, keys):
+    return lambda row: {k: cols[k][row] for k in keys}
+
+
+def shared_noise(samples, base: str, treat: str) -> bool:
     """Whether the two conditions share their noise (method §4 shared-noise mode): every
     (model, segment, sample) present under both has one recorded seed under both, and the seeds
     vary between samples (one constant seed everywhere records no noise design)."""
-    seeds: dict[tuple, dict] = {}
-    for r in sample_rows:
-        if r["condition"] in (base, treat):
-            seeds.setdefault((r["model"], r["segment_id"], r["sample"]), {})[r["condition"]] = r.get("seed")
-    both = [s for s in seeds.values() if len(s) == 2]
-    if not both or not all(s[base] is not None and s[base] == s[treat] for s in both):
+    samples = as_columns(samples)
+    if not len(samples.get("condition", ())):
         return False
-    return len(both) == 1 or len({s[base] for s in both}) > 1
+    keys = ("model", "segment_id", "sample")
+    codes = unit_codes(samples, keys)
+    seed = samples.get("seed", np.full(len(codes), None, dtype=object))
+    seeds = [last_by_code(codes[samples["condition"] == c], seed[samples["condition"] == c])
+             for c in (base, treat)]
+    both = [(seeds[0][u], seeds[1][u]) for u in seeds[0] if u in seeds[1]]
+    if not both or not all(s is not None and s == t for s, t in both):
+        return False
+    return len(both) == 1 or len({s for s, _ in both}) > 1
 
 
-def unit_deltas(rows: list[dict], sample_rows: list[dict], base: str, treat: str) -> tuple[np.ndarray, list, list, str]:
+def unit_deltas(rows, sample_rows, base: str, treat: str) -> tuple[np.ndarray, list, list, str]:
     """Differences treatment − baseline, one row per matched (model, segment) unit.
 
     Panels are paired by (model, segment); in a shared-noise run the images are paired by
     (model, segment, sample) and a unit's delta is the mean of its samples' differences
-    (method §7). Returns (deltas (units × DELTA_METRICS), units, city labels, pairing)."""
-    if sample_rows and shared_noise(sample_rows, base, treat):
+    (method §7). Rows and sample rows are lists of dicts or columns (:mod:`.row_columns`).
+    Returns (deltas (units × DELTA_METRICS), units, city labels, pairing)."""
+    samples = as_columns(sample_rows or {}, [m for m in DELTA_METRICS if m in SAMPLE_METRICS])
+    if len(samples.get("condition", ())) and shared_noise(samples, base, treat):
         keys = [m for m in DELTA_METRICS if m in SAMPLE_METRICS]
-        pairs = pair_deltas(sample_rows, keys, "condition", base, treat,
-                            unit_keys=("model", "segment_id", "sample"), city_key=None)
-        groups: dict[tuple, list[int]] = {}
-        for i, (model, sid, _sample) in enumerate(pairs.units):
-            groups.setdefault((model, sid), []).append(i)
-        cities = {(r["model"], r["segment_id"]): city_label(r) for r in sample_rows}
-        units = list(groups)
-        with warnings.catch_warnings():  # a metric no sample of a unit has stays NaN
-            warnings.simplefilter("ignore", RuntimeWarning)
-            means = [np.nanmean(pairs.deltas[idx], axis=0) for idx in groups.values()]
-        deltas = np.full((len(units), len(DELTA_METRICS)), np.nan)
-        for u, m in enumerate(means):
-            deltas[u, [DELTA_METRICS.index(k) for k in keys]] = m
-        return deltas, units, [cities[u] for u in units], "sample"
-    labelled = [dict(r, city_label=city_label(r)) for r in rows]
-    pairs = pair_deltas(labelled, DELTA_METRICS, "condition", base, treat, city_key="city_label")
-    return pairs.deltas, pairs.units, pairs.cities or [], "panel"
+        unit_keys = ("model", "segment_id", "sample")
+        codes = unit_codes(samples, unit_keys)
+        b, t = pair_rows(codes, samples["condition"] == base, samples["condition"] == treat,
+                         _describe(samples, unit_keys))
+        unit = unit_codes(samples, ("model", "segment_id"))
+        group, first = first_seen_groups(unit[b])
+        means = group_means(_matrix(samples, keys, t) - _matrix(samples, keys, b), group, len(first))
+        deltas = np.full((len(first), len(DELTA_METRICS)), np.nan)
+        deltas[:, [DELTA_METRICS.index(k) for k in keys]] = means
+        city_of = last_by_code(unit, city_labels(samples))
+        units = list(zip(samples["model"][b[first]].tolist(), samples["segment_id"][b[first]].tolist()))
+        return deltas, units, [city_of[c] for c in unit[b[first]].tolist()], "sample"
+    cols = as_columns(rows, DELTA_METRICS)
+    keys = ("model", "segment_id")
+    b, t = pair_rows(unit_codes(cols, keys), cols["condition"] == base, cols["condition"] == treat,
+                     _describe(cols, keys))
+    units = list(zip(cols["model"][b].tolist(), cols["segment_id"][b].tolist()))
+    deltas = _matrix(cols, DELTA_METRICS, t) - _matrix(cols, DELTA_METRICS, b)
+    return deltas, units, city_labels(select(cols, b)).tolist(), "panel"
 
 
-def delta_rows(rows: list[dict], sample_rows: list[dict], base: str, treat: str, options) -> list[dict]:
+def delta_rows(rows, sample_rows, base: str, treat: str, options) -> list[dict]:
     """One row per metric of ``treat − base``: the mean over matched units with its interval,
     the city-balanced mean (cities resampled, then units within each) with its interval, and the
     counts. A metric that cannot be computed is a row with a ``note``."""
@@ -122,7 +141,7 @@ def delta_rows(rows: list[dict], sample_rows: list[dict], base: str, treat: str,
         return [{"delta": label, "metric": m, "matched_pairs": 0,
                  "note": f"no (model, segment) unit has panels under both {base} and {treat}"} for m in DELTA_METRICS]
     out = []
-    plain = bootstrap_mean(deltas, **_boot(options))
+    plain = bootstrap_mean(deltas, **_boot(options, plain=True))
     balanced = city_balanced_bootstrap(deltas, cities, **_boot(options))
     counts = delta_counts(deltas, cities)
     for j, metric in enumerate(DELTA_METRICS):
@@ -137,34 +156,39 @@ def delta_rows(rows: list[dict], sample_rows: list[dict], base: str, treat: str,
     return out
 
 
-def build_tables(rows: list[dict], options, sample_rows: list[dict] | None = None,
-                 clip_model: str | None = None) -> dict[str, list[dict]]:
-    models = [r for r in rows if not r["is_anchor"]]
-    anchors = [r for r in rows if r["is_anchor"]]
-    sample_rows = [r for r in (sample_rows or []) if not r.get("is_anchor")]
+def build_tables(rows, options, sample_rows=None, clip_model: str | None = None) -> dict[str, list[dict]]:
+    """The tables of method §7 from per-panel rows and (for sample pairing) per-image rows, each
+    a list of dicts or columns of numpy arrays (:mod:`.row_columns`; a 100× run keeps columns)."""
+    cols = with_keys(as_columns(rows, METRICS + ("clip_score",)), ("model", "segment_id"))
+    models = select(cols, ~cols["is_anchor"])
+    anchor = cols["is_anchor"]
+    samples = None
+    if sample_rows is not None and len(sample_rows):
+        samples = as_columns(sample_rows, SAMPLE_METRICS)
+        samples = with_keys(select(samples, ~samples["is_anchor"]), ("model", "segment_id", "sample"),
+                            ("model", "segment_id"))
     tables: dict[str, list[dict]] = {}
-    conditions = _order({r["condition"] for r in models})
-    tables["by_condition"] = [_summary_row({"condition": c}, [r for r in models if r["condition"] == c], options)
+    conditions = _order(set(models["condition"].tolist()))
+    tables["by_condition"] = [_summary_row({"condition": c}, models, models["condition"] == c, options)
                               for c in conditions]
-    l1_models = sorted({r["model"] for r in models if r["condition"] == "L1"})
-    table9 = [_summary_row({"model": m, "condition": "L1"},
-                           [r for r in models if r["model"] == m and r["condition"] == "L1"], options)
+    l1 = models["condition"] == "L1"
+    l1_models = sorted(set(models["model"][l1].tolist()))
+    table9 = [_summary_row({"model": m, "condition": "L1"}, models, l1 & (models["model"] == m), options)
               for m in l1_models]
     if l1_models:
-        table9.append(_summary_row({"model": "mean of models", "condition": "L1"},
-                                   [r for r in models if r["condition"] == "L1"], options))
-    for a in sorted({r["model"] for r in anchors}):
-        table9.append(_summary_row({"model": a, "condition": "anchor"}, [r for r in anchors if r["model"] == a], options))
+        table9.append(_summary_row({"model": "mean of models", "condition": "L1"}, models, l1, options))
+    for a in sorted(set(cols["model"][anchor].tolist())):
+        table9.append(_summary_row({"model": a, "condition": "anchor"}, cols, anchor & (cols["model"] == a),
+                                   options))
     tables["by_model_L1"] = table9
     tables["deltas"] = [row for base, treat in DELTAS if base in conditions and treat in conditions
-                        for row in delta_rows(models, sample_rows, base, treat, options)]
+                        for row in delta_rows(models, samples, base, treat, options)]
     balanced = []
+    labels = city_labels(models) if len(models["condition"]) else np.empty(0, dtype=object)
     for c in conditions:
-        sel = [r for r in models if r["condition"] == c]
-        data = np.array([[np.nan if r.get(m) is None else r[m] for m in BALANCED_METRICS] for r in sel], dtype=float)
-        labels = [city_label(r) for r in sel]
-        res = city_balanced_bootstrap(data, labels, **_boot(options))
-        row = {"condition": c, "panels": len(sel), "cities": len(set(labels))}
+        sel = models["condition"] == c
+        res = city_balanced_bootstrap(_matrix(models, BALANCED_METRICS, sel), labels[sel], **_boot(options))
+        row = {"condition": c, "panels": int(sel.sum()), "cities": len(set(labels[sel].tolist()))}
         for j, m in enumerate(BALANCED_METRICS):
             row.update({m: _num(res.estimate[j]), f"{m}_low": _num(res.low[j]), f"{m}_high": _num(res.high[j])})
         balanced.append(row)
@@ -173,29 +197,29 @@ def build_tables(rows: list[dict], options, sample_rows: list[dict] | None = Non
     return tables
 
 
-def clip_check(models: list[dict], clip_model: str | None = None) -> list[dict]:
+def clip_check(models, clip_model: str | None = None) -> list[dict]:
     """method §7 CLIP check over the model panels that have a CLIP score; one row, with a note
     when a statistic is undefined (fewer than 3 panels, a constant variable, only hits)."""
-    scored = [r for r in models if r.get("clip_score") is not None and r.get("top1") is not None]
-    if not scored:
+    cols = as_columns(models, ("clip_score", "top1", "cos_sim"))
+    scored = ~np.isnan(cols["clip_score"]) & ~np.isnan(cols["top1"])
+    if not scored.any():
         return []
-    scores = [r["clip_score"] for r in scored]
-    top1 = [r["top1"] for r in scored]
-    row = {"panels": len(scored), "clip_model": clip_model, "spearman_clip_cos_sim": None,
-           "spearman_clip_top1": None, "auroc_clip_top1": None, "top1_hits": int(sum(t == 1.0 for t in top1))}
+    scores, top1 = cols["clip_score"][scored], cols["top1"][scored]
+    row = {"panels": int(scored.sum()), "clip_model": clip_model, "spearman_clip_cos_sim": None,
+           "spearman_clip_top1": None, "auroc_clip_top1": None, "top1_hits": int((top1 == 1.0).sum())}
     notes = []
-    if len(scored) < 3:
-        notes.append(f"only {len(scored)} panel(s) with a CLIP score: the check needs at least 3")
+    if len(scores) < 3:
+        notes.append(f"only {len(scores)} panel(s) with a CLIP score: the check needs at least 3")
     else:
-        row["spearman_clip_cos_sim"] = _num(spearman(scores, [r["cos_sim"] for r in scored]))
+        row["spearman_clip_cos_sim"] = _num(spearman(scores, cols["cos_sim"][scored]))
         row["spearman_clip_top1"] = _num(spearman(scores, top1))
         if row["spearman_clip_cos_sim"] is None or row["spearman_clip_top1"] is None:
             notes.append("a Spearman ρ is undefined: the CLIP scores, CosSim or top-1 are constant")
-        hits = [t == 1.0 for t in top1]
-        if 0 < sum(hits) < len(hits):
+        hits = top1 == 1.0
+        if 0 < hits.sum() < len(hits):
             row["auroc_clip_top1"] = auroc(scores, hits)
         else:
-            notes.append("AUROC undefined: every panel is a top-1 " + ("hit" if all(hits) else "miss"))
+            notes.append("AUROC undefined: every panel is a top-1 " + ("hit" if hits.all() else "miss"))
     if notes:
         row["note"] = "; ".join(notes)
     return [row]
