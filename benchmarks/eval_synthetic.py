@@ -166,7 +166,7 @@ def sample_columns(data: dict, per_image: dict) -> dict[str, np.ndarray]:
     panel = {k: np.repeat(v, m) for k, v in panel_columns(data, {}).items()
              if k in ("model", "condition", "segment_id", "city", "country_code", "is_anchor")}
     samples = np.tile(np.arange(m), len(data["target"]))
-    cols = dict(panel, sample=samples.astype(object), seed=(1000 + samples).astype(object),
+    cols = dict(panel, sample=samples, seed=1000 + samples,  # int columns: a code each, no Python ints
                 cos_sim=per_image["similarity_target"].reshape(-1))
     cols.update({k: v.reshape(-1) for k, v in per_image.items() if k != "similarity_target"})
     return cols
