@@ -13,26 +13,7 @@ from qgis.core import (QgsProcessingAlgorithm, QgsProcessingOutputFile, QgsProce
                        QgsProcessingParameterFile, QgsProcessingParameterFileDestination,
                        QgsProcessingParameterString)
 
-from .common import advanced, user_errors
-
-
-class _Progress:
-    """The core's progress protocol over a Processing feedback."""
-
-    def __init__(self, feedback):
-        self.feedback = feedback
-
-    def set_progress(self, percent: float) -> None:
-        self.feedback.setProgress(percent)
-
-    def info(self, message: str) -> None:
-        self.feedback.pushInfo(message)
-
-    def warning(self, message: str) -> None:
-        self.feedback.reportError(message, False)
-
-    def is_canceled(self) -> bool:
-        return self.feedback.isCanceled()
+from .common import FeedbackProgress, advanced, user_errors
 
 
 class AtlasAlgorithm(QgsProcessingAlgorithm):
@@ -100,6 +81,7 @@ class AtlasAlgorithm(QgsProcessingAlgorithm):
             coverage=self.parameterAsFile(parameters, self.COVERAGE, context) or None,
             evaluation=self.parameterAsFile(parameters, self.EVALUATION, context) or None,
             models=models or None, condition=self.parameterAsString(parameters, self.CONDITION, context) or None,
-            osm_file=self.parameterAsFile(parameters, self.OSM_FILE, context) or None, progress=_Progress(feedback))
+            osm_file=self.parameterAsFile(parameters, self.OSM_FILE, context) or None,
+            progress=FeedbackProgress(feedback))
         feedback.pushInfo(f"atlas: {result['pdf']} ({result['pages']} pages, {result['seconds']:.1f} s)")
         return {self.OUTPUT: str(result["pdf"]), "MANIFEST": str(result["manifest"]), "PAGES": result["pages"]}

@@ -81,6 +81,26 @@ def run_backend(command: str, args: list, feedback, env: dict | None = None):
     return _run(command, [str(a) for a in args], feedback, env=env)
 
 
+class FeedbackProgress:
+    """The core's progress protocol (core/progress.py) over a Processing feedback, for work done in
+    QGIS's own process (the atlas, the MFP reference render)."""
+
+    def __init__(self, feedback):
+        self.feedback = feedback
+
+    def set_progress(self, percent: float) -> None:
+        self.feedback.setProgress(percent)
+
+    def info(self, message: str) -> None:
+        self.feedback.pushInfo(message)
+
+    def warning(self, message: str) -> None:
+        self.feedback.reportError(message, False)
+
+    def is_canceled(self) -> bool:
+        return self.feedback.isCanceled()
+
+
 def flag(args: list, option: str, on: bool) -> None:
     """Append a boolean CLI flag when it is set."""
     if on:

@@ -17,26 +17,8 @@ from qgis.core import (QgsProcessing, QgsProcessingAlgorithm, QgsProcessingExcep
                        QgsProcessingParameterNumber, QgsProcessingParameterRasterLayer,
                        QgsProcessingParameterString)
 
-from .common import advanced, device_or_default, load_backend_layers, option, run_backend, user_errors
-
-
-class _RenderProgress:
-    """The core's progress protocol over a Processing feedback (for the render step)."""
-
-    def __init__(self, feedback):
-        self.feedback = feedback
-
-    def set_progress(self, percent: float) -> None:
-        self.feedback.setProgress(percent)
-
-    def info(self, message: str) -> None:
-        self.feedback.pushInfo(message)
-
-    def warning(self, message: str) -> None:
-        self.feedback.reportError(message, False)
-
-    def is_canceled(self) -> bool:
-        return self.feedback.isCanceled()
+from .common import (FeedbackProgress, advanced, device_or_default, load_backend_layers, option, run_backend,
+                     user_errors)
 
 
 class MapFidelityAlgorithm(QgsProcessingAlgorithm):
@@ -149,7 +131,7 @@ class MapFidelityAlgorithm(QgsProcessingAlgorithm):
         path = map_render.render_reference(layers, MapRaster(generated).grid, out_dir / "reference.tif",
                                            background=background, dpi=dpi,
                                            transform_context=self._transform_context,
-                                           progress=_RenderProgress(feedback))
+                                           progress=FeedbackProgress(feedback))
         source = f"the layers {names} with their project styles" if self._layers else \
             f"{osm} (roads, buildings, water; default styles)"
         return str(path), f"reference rendered by QGIS from {source}; background {background}, {dpi:g} dpi"
