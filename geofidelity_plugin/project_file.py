@@ -44,6 +44,7 @@ class ProjectInputs:
     properties: dict = field(default_factory=dict)  # custom properties of the data layers (the store …)
     stand_in: bool = False  # the images are stand-ins: names and credits say so
     osm_tiles: bool = False  # add the online OpenStreetMap tile layer (unchecked)
+    crs: str = "utm"  # the project's CRS: "utm" (the data's UTM zone: true shapes and scale bars) or "layers"
 
 
 @dataclass
@@ -254,7 +255,9 @@ def build_project(inputs: ProjectInputs, project=None):
         project.setCrs(_wgs84())
         extent = None
     else:
-        crs = utm_crs(wgs84.center().x(), wgs84.center().y())
+        if inputs.crs not in ("utm", "layers"):
+            raise ValueError(f"project CRS must be 'utm' or 'layers', not {inputs.crs!r}")
+        crs = utm_crs(wgs84.center().x(), wgs84.center().y()) if inputs.crs == "utm" else extent_layers[0].crs()
         project.setCrs(crs)
         extent = data_extent(extent_layers, crs, project.transformContext())
         extent = extent.buffered(EXTENT_MARGIN * max(extent.width(), extent.height(), 100.0))

@@ -131,6 +131,21 @@ def test_groups_styles_extent_and_attribution(qgis_app, run_outputs, tmp_path):
     assert attribution.MAPILLARY in scores.metadata().rights()
 
 
+def test_the_project_crs_is_the_utm_zone_or_the_layers_on_request(qgis_app, run_outputs, tmp_path):
+    from qgis.core import QgsProject
+
+    from geofidelity_plugin.project_file import write_project
+
+    for choice, expected in (("utm", "EPSG:32635"), ("layers", "EPSG:4326")):
+        path = write_project(tmp_path / f"{choice}.qgz", _inputs(run_outputs, crs=choice)).path
+        project = QgsProject()
+        assert project.read(str(path))
+        assert project.crs().authid() == expected
+        x0, y0, x1, y1 = _data_extent(run_outputs, expected)
+        view = project.viewSettings().defaultViewExtent()
+        assert view.xMinimum() < x0 and view.yMinimum() < y0 and view.xMaximum() > x1 and view.yMaximum() > y1
+
+
 def test_absent_layers_are_skipped_with_a_note_and_tiles_only_on_request(qgis_app, run_outputs, tmp_path):
     from qgis.core import QgsProject
 
