@@ -14,7 +14,7 @@ from typing import Any
 
 from . import atomic
 
-__version__ = "0.1.1"
+__version__ = "0.2.0"
 
 _LIBRARIES = ("numpy", "scipy", "shapely", "pyproj", "fiona", "osmium", "torch", "transformers",
               "diffusers", "safetensors", "Pillow", "ImageHash", "astral", "requests")
