@@ -73,6 +73,7 @@ class SelectSegmentsAlgorithm(QgsProcessingAlgorithm):
     RADIUS, MIN_LENGTH, CLIP_LENGTH, MIN_SPACING = "RADIUS", "MIN_LENGTH", "CLIP_LENGTH", "MIN_SPACING"
     MAX_PER_CITY, SEED, ROAD_CLASSES, INCLUDE_OTHER = "MAX_PER_CITY", "SEED", "ROAD_CLASSES", "INCLUDE_OTHER"
     HOOD_DISTANCE, OUTPUT, RETRIES = "NEIGHBOURHOOD_MAX_DISTANCE", "OUTPUT", "OVERPASS_RETRIES"
+    WRITE_CONTEXT = "WRITE_CONTEXT"
 
     def name(self):
         return "select_segments"
@@ -140,6 +141,11 @@ class SelectSegmentsAlgorithm(QgsProcessingAlgorithm):
         self.addParameter(advanced(QgsProcessingParameterNumber(
             self.HOOD_DISTANCE, "Maximum distance to a neighbourhood node (m; 0: no limit)",
             QgsProcessingParameterNumber.Double, defaultValue=d.neighbourhood_max_distance_m, minValue=0)))
+        p = QgsProcessingParameterBoolean(self.WRITE_CONTEXT, "Write map context layers",
+                                          defaultValue=d.write_context)
+        p.setHelp("Other roads, water, parks and buildings around the segments, from the same OSM source "
+                  "(one more request per city with an Overpass endpoint).")
+        self.addParameter(p)
         self.addParameter(QgsProcessingParameterFileDestination(
             self.OUTPUT, "Segments", "GeoPackage (*.gpkg)"))
         self.addOutput(QgsProcessingOutputFile("MANIFEST", "Run manifest (JSON)"))
@@ -207,6 +213,7 @@ class SelectSegmentsAlgorithm(QgsProcessingAlgorithm):
         if classes:
             args.append(f"--road-classes={classes}")  # one argument: JSON text never reads as an option
         flag(args, "--no-other", not self.parameterAsBool(parameters, self.INCLUDE_OTHER, context))
+        flag(args, "--no-context", not self.parameterAsBool(parameters, self.WRITE_CONTEXT, context))
         run = run_backend("select-segments", args, feedback)
         load_backend_layers(context, run)
         load_context_layers(context, run.path("OUTPUT") or output, run.path("MANIFEST"))

@@ -49,7 +49,7 @@ def test_stage_1_and_2_commands_offer_every_choice_of_their_algorithms():
     for command, flags in {
         "select-segments": ("--cities", "--osm", "--overpass", "--roads", "--places", "--overpass-retries", "--radius",
                             "--min-length", "--clip-length", "--min-spacing", "--max-per-city", "--seed",
-                            "--road-classes", "--no-other", "--neighbourhood-max-distance", "--out"),
+                            "--road-classes", "--no-other", "--no-context", "--neighbourhood-max-distance", "--out"),
         "fetch-mapillary": ("--store", "--segments", "--base-url", "--buffer", "--tile-step", "--workers",
                             "--requests-per-second", "--timeout", "--out"),
         "curate": ("--store", "--audit-csv", "--siglip-model", "--vistas-model", "--buffer", "--solar-min",
@@ -64,9 +64,10 @@ def test_stage_1_and_2_commands_offer_every_choice_of_their_algorithms():
     select = parser.parse_args(["select-segments", "--cities", "c.csv", "--osm", "x.osm.pbf", "--out", "o.gpkg"])
     d = SelectionOptions()
     assert (select.radius, select.min_length, select.clip_length, select.min_spacing, select.max_per_city,
-            select.seed, select.neighbourhood_max_distance, select.overpass_retries, select.no_other) == (
+            select.seed, select.neighbourhood_max_distance, select.overpass_retries, select.no_other,
+            select.no_context) == (
         d.radius_m, d.min_length_m, d.clip_length_m, d.min_spacing_m, d.max_per_city, d.seed,
-        d.neighbourhood_max_distance_m, DEFAULT_OVERPASS_RETRIES, not d.include_other)
+        d.neighbourhood_max_distance_m, DEFAULT_OVERPASS_RETRIES, not d.include_other, not d.write_context)
     curate = parser.parse_args(["curate", "--store", "s.sqlite"])
     c = panels.CurationOptions()
     for attr in ("buffer_m", "solar_min_deg", "siglip_threshold", "laplacian_var_min", "luma_min", "luma_max",

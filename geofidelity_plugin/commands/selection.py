@@ -25,6 +25,9 @@ def _add_selection_options(p: argparse.ArgumentParser) -> None:
                    help='JSON object class → list of highway values, e.g. \'{"primary": ["trunk", "primary"]}\' '
                         "(default: primary, secondary, residential, pedestrian)")
     p.add_argument("--no-other", action="store_true", help="drop named highways outside the listed classes")
+    p.add_argument("--no-context", action="store_true",
+                   help="write no map context layers (other roads, water, green, buildings); with --overpass "
+                        "this saves one request per city")
     p.add_argument("--neighbourhood-max-distance", type=non_negative, default=d.neighbourhood_max_distance_m,
                    metavar="METRES", help="farthest a neighbourhood node may lie from a segment to name it, m; "
                                           "0: no limit (default %(default)s)")
@@ -64,6 +67,7 @@ def _selection_options(args):
                             clip_length_m=args.clip_length, min_spacing_m=args.min_spacing,
                             max_per_city=args.max_per_city, seed=args.seed,
                             include_other=not args.no_other,
+                            write_context=not args.no_context,
                             neighbourhood_max_distance_m=hood if hood else None)
     if args.road_classes:
         opts.road_classes = dict(args.road_classes)  # parsed and checked by argparse_road_classes

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO
+from overpass_server import road_requests
 from faultkit import (assert_fails_cleanly, assert_no_partial_outputs, assert_qgis_fails_cleanly,
                       file_size_limit, no_traceback, run_cli, run_qgis)  # noqa: F401
 
@@ -41,9 +42,17 @@ def helsinki_answer(helsinki_pbf) -> dict:
 
 
 def serve(httpserver, body: bytes, content_type: str = "application/json", status: int = 200) -> str:
+    """``body`` answers the road query; the map-context query gets a valid empty answer."""
+    from overpass_server import EMPTY, is_context_query, query_of
+    from werkzeug import Response
+
+    def handler(request):
+        if is_context_query(query_of(request)):
+            return Response(json.dumps(EMPTY), content_type="application/json")
+        return Response(body, status=status, content_type=content_type)
+
     httpserver.clear()
-    httpserver.expect_request(PATH, method="POST").respond_with_data(body, status=status,
-                                                                     content_type=content_type)
+    httpserver.expect_request(PATH, method="POST").respond_with_handler(handler)
     return httpserver.url_for(PATH)
 
 
@@ -55,7 +64,9 @@ def select(tmp_path: Path, *args, cities=CITIES, out=None, env=None, preexec_fn=
 
 
 def cache_files(tmp_path: Path) -> list[Path]:
-    return sorted((tmp_path / "cache" / "overpass").glob("overpass_*.json"))
+    """The cached road answers (the map-context answers are cached beside them)."""
+    files = sorted((tmp_path / "cache" / "overpass").glob("overpass_*.json"))
+    return [f for f in files if b"around:" in f.read_bytes()]
 
 
 def assert_selected(out, gpkg: Path) -> list[dict]:
@@ -100,7 +111,7 @@ def test_malformed_overpass_answer_is_not_cached(tmp_path, httpserver, helsinki_
     url = serve(httpserver, json.dumps(malformed(helsinki_answer, kind)).encode())
     out = select(tmp_path, "--overpass", url)
     assert_fails_cleanly(out, url, "malformed", MALFORMED[kind])
-    assert len(httpserver.log) == 1  # a malformed answer is not asked for again and again
+    assert road_requests(httpserver) == 1  # a malformed answer is not asked for again and again
     assert cache_files(tmp_path) == []
     assert not (tmp_path / "out" / "seg.gpkg").exists()
     serve(httpserver, json.dumps(helsinki_answer).encode())  # the server is fixed
@@ -124,10 +135,10 @@ def test_bad_cache_entry_is_deleted_and_fetched_again(tmp_path, httpserver, hels
     out = select(tmp_path, "--overpass", url, "--max-per-city", "2")
     assert_selected(out, tmp_path / "out" / "seg.gpkg")
     assert "warning:" in out.stderr and str(entry) in out.stderr, out.stderr[-2000:]
-    assert len(httpserver.log) == 2  # fetched again
+    assert road_requests(httpserver) == 2  # fetched again
     assert json.loads(entry.read_text(encoding="utf-8"))["payload"] == helsinki_answer
     out = select(tmp_path, "--overpass", url)  # now a good cache entry: no request, no warning
-    assert out.returncode == 0 and "warning:" not in out.stderr and len(httpserver.log) == 2
+    assert out.returncode == 0 and "warning:" not in out.stderr and road_requests(httpserver) == 2
 
 
 def test_qgis_malformed_overpass_answer_is_not_cached(tmp_path, httpserver, helsinki_answer, qgis_env):
@@ -153,7 +164,7 @@ def test_html_answer_is_named_as_html(tmp_path, httpserver, helsinki_answer):
     out = select(tmp_path, "--overpass", url)
     message = assert_fails_cleanly(out, url, "HTML", "not Overpass JSON", "endpoint URL", "proxy")
     assert "truncated" not in message
-    assert len(httpserver.log) == 1 and cache_files(tmp_path) == []
+    assert road_requests(httpserver) == 1 and cache_files(tmp_path) == []
     serve(httpserver, json.dumps(helsinki_answer).encode())
     assert_selected(select(tmp_path, "--overpass", url), tmp_path / "out" / "seg.gpkg")
 

@@ -57,6 +57,7 @@ class ContextLayers:
     area: object = None
     fetched: bool = True
     note: str = ""
+    status: str = ""  # "skipped" (--no-context) or "failed" (the request failed); "" otherwise
 
     def counts(self) -> dict[str, int]:
         return {name: len(self.features.get(name, [])) for name in CONTEXT_LAYERS}
@@ -69,6 +70,8 @@ class ContextLayers:
             entry["bounds"] = [round(v, 6) for v in self.area.bounds]
         if self.note:
             entry["note"] = self.note
+        if self.status:
+            entry["status"] = self.status
         return entry
 
 
@@ -76,11 +79,10 @@ def not_fetched(note: str) -> ContextLayers:
     return ContextLayers(fetched=False, note=note)
 
 
-def context_area(segments, margin_m: float = CONTEXT_MARGIN_M):
+def city_boxes(segments, margin_m: float = CONTEXT_MARGIN_M) -> list:
     """Per city, the bounding box of its segments widened by ``margin_m`` (in degrees of the
-    city's latitude), united: the part of the map the context is cut to."""
+    city's latitude): what one context request asks for (method §1 "context layers")."""
     from shapely.geometry import box
-    from shapely.ops import unary_union
 
     by_city = defaultdict(list)
     for s in segments:
@@ -93,6 +95,14 @@ def context_area(segments, margin_m: float = CONTEXT_MARGIN_M):
         dlat = margin_m / 111_320.0
         dlon = margin_m / (111_320.0 * max(math.cos(math.radians((y0 + y1) / 2)), 0.01))
         boxes.append(box(x0 - dlon, y0 - dlat, x1 + dlon, y1 + dlat))
+    return boxes
+
+
+def context_area(segments, margin_m: float = CONTEXT_MARGIN_M):
+    """The city boxes (:func:`city_boxes`) united: the part of the map the context is cut to."""
+    from shapely.ops import unary_union
+
+    boxes = city_boxes(segments, margin_m)
     return unary_union(boxes) if boxes else None
 
 
@@ -102,6 +112,12 @@ def _match(tags, table) -> str | None:
         if value in values:
             return value
     return None
+
+
+def is_context_area(tags) -> bool:
+    """Whether an area with ``tags`` belongs to a context layer (water, green or a building)."""
+    building = tags.get("building")
+    return bool(_match(tags, WATER_TAGS) or _match(tags, GREEN_TAGS) or (building and building != "no"))
 
 
 def _as_multi(geom, polygonal: bool):
@@ -118,20 +134,70 @@ def _as_multi(geom, polygonal: bool):
     return MultiPolygon(parts) if polygonal else MultiLineString(parts)
 
 
+class ContextCollector:
+    """Sorts OSM roads and areas into the context layers and cuts them to ``area``: the one
+    place that says which tags make a context feature, whatever the source (OSM file or
+    Overpass answer)."""
+
+    def __init__(self, area):
+        from shapely.geometry import box
+        from shapely.prepared import prep
+
+        self.result = ContextLayers(area=area)
+        self.area, self.inside = area, prep(area)
+        self.bounds = area.bounds
+        self.bbox = box(*self.bounds)
+
+    def road(self, coords, osm_id: int, tags) -> None:
+        """A way's ``(lon, lat)`` points: kept in ``context_roads`` when it is a highway touching the area."""
+        from shapely.geometry import LineString
+
+        highway = tags.get("highway")
+        if not highway or tags.get("area") == "yes":
+            return
+        if len(coords) < 2 or not _touches_bounds(coords, *self.bounds):
+            return
+        line = LineString(coords)
+        if not self.inside.intersects(line):
+            return
+        geom = _as_multi(line.intersection(self.area), polygonal=False)
+        if geom is not None:
+            self.result.features[ROADS].append((geom, {"osm_id": osm_id, "highway": highway,
+                                                       "name": tags.get("name")}))
+
+    def polygon(self, polygon, osm_id: int, tags) -> None:
+        """An area's (multi)polygon: kept in the water / green / buildings layers its tags name."""
+        from shapely.errors import ShapelyError
+
+        building = tags.get("building")
+        water, green = _match(tags, WATER_TAGS), _match(tags, GREEN_TAGS)
+        if not (water or green or (building and building != "no")):
+            return
+        if not polygon.intersects(self.bbox) or not self.inside.intersects(polygon):
+            return
+        try:
+            geom = _as_multi(polygon.intersection(self.area), polygonal=True)
+        except ShapelyError:
+            geom = _as_multi(polygon.buffer(0).intersection(self.area), polygonal=True)
+        if geom is None:
+            return
+        features = self.result.features
+        if water:
+            features[WATER].append((geom, {"osm_id": osm_id, "kind": water, "name": tags.get("name")}))
+        elif green:
+            features[GREEN].append((geom, {"osm_id": osm_id, "kind": green, "name": tags.get("name")}))
+        if building and building != "no":
+            features[BUILDINGS].append((geom, {"osm_id": osm_id, "building": building}))
+
+
 def read_context(path: str | Path, area, progress: Progress | None = None) -> ContextLayers:
     """The four context layers of the OSM file ``path`` that touch ``area``, cut to it."""
     import osmium
     from shapely import wkb
-    from shapely.errors import ShapelyError
-    from shapely.geometry import LineString, box
-    from shapely.prepared import prep
 
-    result = ContextLayers(area=area)
     if area is None or area.is_empty:
-        result.note = "no segment geometry: no context area"
-        return result
-    inside = prep(area)
-    x0, y0, x1, y1 = area.bounds
+        return ContextLayers(area=area, note="no segment geometry: no context area")
+    collector = ContextCollector(area)
     factory = osmium.geom.WKBFactory()
     keys = osmium.filter.KeyFilter("building", "natural", "landuse", "leisure", "waterway")
     processor = osmium.FileProcessor(str(path)).with_locations().with_areas(keys)
@@ -139,45 +205,17 @@ def read_context(path: str | Path, area, progress: Progress | None = None) -> Co
         if count % _CANCEL_EVERY == 0:
             check_cancel(progress, "reading the map context")
         if obj.is_way():
-            highway = obj.tags.get("highway")
-            if not highway or obj.tags.get("area") == "yes":
-                continue
-            coords = [(n.lon, n.lat) for n in obj.nodes if n.location.valid()]
-            if len(coords) < 2 or not _touches_bounds(coords, x0, y0, x1, y1):
-                continue
-            line = LineString(coords)
-            if not inside.intersects(line):
-                continue
-            geom = _as_multi(line.intersection(area), polygonal=False)
-            if geom is not None:
-                result.features[ROADS].append((geom, {"osm_id": obj.id, "highway": highway,
-                                                      "name": obj.tags.get("name")}))
+            if obj.tags.get("highway"):
+                collector.road([(n.lon, n.lat) for n in obj.nodes if n.location.valid()], obj.id, obj.tags)
         elif obj.is_area():
-            tags = obj.tags
-            building = tags.get("building")
-            water, green = _match(tags, WATER_TAGS), _match(tags, GREEN_TAGS)
-            if not (water or green or (building and building != "no")):
+            if not is_context_area(obj.tags):
                 continue
             try:
                 polygon = wkb.loads(factory.create_multipolygon(obj), hex=True)
             except RuntimeError:
                 continue  # an incomplete ring in a clipped extract
-            if not polygon.intersects(box(x0, y0, x1, y1)) or not inside.intersects(polygon):
-                continue
-            try:
-                geom = _as_multi(polygon.intersection(area), polygonal=True)
-            except ShapelyError:
-                geom = _as_multi(polygon.buffer(0).intersection(area), polygonal=True)
-            if geom is None:
-                continue
-            osm_id = obj.orig_id()
-            if water:
-                result.features[WATER].append((geom, {"osm_id": osm_id, "kind": water, "name": tags.get("name")}))
-            elif green:
-                result.features[GREEN].append((geom, {"osm_id": osm_id, "kind": green, "name": tags.get("name")}))
-            if building and building != "no":
-                result.features[BUILDINGS].append((geom, {"osm_id": osm_id, "building": building}))
-    return result
+            collector.polygon(polygon, obj.orig_id(), obj.tags)
+    return collector.result
 
 
 def _touches_bounds(coords, x0, y0, x1, y1) -> bool:

@@ -35,6 +35,8 @@ class SelectionOptions:
     road_classes: dict[str, tuple[str, ...]] = field(default_factory=lambda: dict(DEFAULT_ROAD_CLASSES))
     neighbourhood_max_distance_m: float | None = 3000.0
     include_other: bool = True
+    #: method §1 "context layers": write the map context (other roads, water, green, buildings).
+    write_context: bool = True
 
     @property
     def class_order(self) -> list[str]:

@@ -83,14 +83,24 @@ def load_roads(road_source, cities: list[City], options: SelectionOptions,
                      "Overpass endpoint or a line layer with name and highway fields")
 
 
-def load_context(road_source, segments: list[Segment], progress: Progress) -> ContextLayers:
+def load_context(road_source, segments: list[Segment], progress: Progress,
+                 write_context: bool = True) -> ContextLayers:
     """The map context (other roads, water, green, buildings) around ``segments`` from the same
-    OSM file; an Overpass endpoint or a QGIS layer gives roads only, which the manifest says."""
+    source: an OSM file, or one more Overpass request per city; a QGIS layer gives roads only,
+    which the manifest says."""
+    if not write_context:
+        skipped = not_fetched("not asked for (--no-context, or \"Write map context layers\" unticked)")
+        skipped.status = "skipped"
+        return skipped
     if isinstance(road_source, (str, Path)):
         progress.info("reading the map context (other roads, water, green, buildings)")
         return read_context(road_source, context_area(segments), progress=progress)
-    return not_fetched("the road source is not an OSM file, so no context layers were written — "
-                       "give an OSM file (.osm.pbf) as the road source to get them")
+    if hasattr(road_source, "run_query"):
+        from .overpass_context import fetch_context
+
+        return fetch_context(road_source, segments, progress)
+    return not_fetched("the road source is a line layer, so no context layers were written — "
+                       "give an OSM file (.osm.pbf) or an Overpass endpoint as the road source to get them")
 
 
 def select_segments(cities: list[City], road_source, options: SelectionOptions | None = None,
@@ -123,12 +133,13 @@ def select_segments(cities: list[City], road_source, options: SelectionOptions |
     unique, total = audit_addressability(segments)
     progress.info(f"addressability: {unique} of {total} segments have a unique "
                   "(city, neighbourhood, street)")
-    context = load_context(road_source, segments, progress) if output_gpkg is not None and segments \
+    context = load_context(road_source, segments, progress, options.write_context) \
+        if output_gpkg is not None and segments \
         else not_fetched("nothing written")
     for name, count in context.counts().items():
         if count:
             progress.info(f"{name}: {count} features")
-    if output_gpkg is not None and not context.fetched:
+    if output_gpkg is not None and not context.fetched and context.status != "failed":  # failed: warned
         progress.info(f"map context: {context.note}")
     check_cancel(progress, "writing outputs")
     inputs = {"road_source": source_description or data.source,
