@@ -7,6 +7,6 @@ and the toolbox opens even where torch & co. are missing. The qgis-free library 
 
 
 def classFactory(iface):  # noqa: N802 (QGIS's name)
-    from .plugin import GeoFidelityPlugin
+    from .qgis_side.plugin import GeoFidelityPlugin
 
     return GeoFidelityPlugin(iface)

@@ -1,4 +1,4 @@
-from .cli import main
+from .backend.cli import main
 from .core import events
 from .core.errors import EXIT_CANCELLED
 

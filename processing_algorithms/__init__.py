@@ -1,9 +1,9 @@
 """The ``geofidelity`` Processing provider: one module per algorithm, each a thin layer that
 turns QGIS inputs into plain objects, calls ``geofidelity_plugin.core`` and loads the results.
 
-Works from a repository clone (``processing_algorithms`` beside the package) and from the
-installed plugin zip (``geofidelity_plugin/processing_algorithms``).
+It imports the QGIS room (:mod:`geofidelity_plugin.qgis_side`) and the option tables; where it
+sits in a clone and in the zip is known in one place, :mod:`geofidelity_plugin.core.resources`.
 """
-from pathlib import Path
+from geofidelity_plugin.core.resources import resources_dir
 
-RESOURCES = Path(__file__).resolve().parent.parent / "resources"
+RESOURCES = resources_dir()

@@ -71,7 +71,7 @@ class AtlasAlgorithm(QgsProcessingAlgorithm):
 
     @user_errors
     def processAlgorithm(self, parameters, context, feedback):  # noqa: N802
-        from geofidelity_plugin.atlas_build import build_atlas
+        from geofidelity_plugin.qgis_side.atlas_build import build_atlas
 
         models = [m.strip() for m in self.parameterAsString(parameters, self.MODELS, context).split(",") if m.strip()]
         result = build_atlas(

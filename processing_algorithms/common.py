@@ -76,7 +76,7 @@ def load_on_completion(context: QgsProcessingContext, uri: str, name: str, outpu
 def run_backend(command: str, args: list, feedback, env: dict | None = None):
     """Run one backend command (see :mod:`.backend`); its failures are already
     ``QgsProcessingException`` with the backend's message."""
-    from .backend import run_backend as _run
+    from geofidelity_plugin.qgis_side.backend_runner import run_backend as _run
 
     return _run(command, [str(a) for a in args], feedback, env=env)
 
@@ -122,7 +122,7 @@ def load_backend_layers(context: QgsProcessingContext, run) -> None:
 
 
 def device_or_default(value: str) -> str:
-    from .backend_settings import default_device
+    from geofidelity_plugin.qgis_side.backend_settings import default_device
 
     return (value or "").strip() or default_device()
 

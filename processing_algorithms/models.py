@@ -44,7 +44,7 @@ class ModelsAlgorithm(QgsProcessingAlgorithm):
         return ModelsAlgorithm()
 
     def initAlgorithm(self, config=None):  # noqa: N802
-        from .backend_settings import models_dir
+        from geofidelity_plugin.qgis_side.backend_settings import models_dir
 
         self.addParameter(QgsProcessingParameterEnum(self.ACTION, "Action", options=list(ACTIONS), defaultValue=0))
         models = QgsProcessingParameterString(self.MODELS, "Models (names or hub ids, separated by spaces or commas; "

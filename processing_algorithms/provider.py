@@ -27,7 +27,7 @@ class GeoFidelityProvider(QgsProcessingProvider):
         self._settings: list = []
 
     def load(self):
-        from .backend_settings import register_processing_settings
+        from geofidelity_plugin.qgis_side.backend_settings import register_processing_settings
 
         self._settings = register_processing_settings(self)
         from .ray_option import register_ray_setting
@@ -37,7 +37,7 @@ class GeoFidelityProvider(QgsProcessingProvider):
         return True
 
     def unload(self):
-        from .backend_settings import unregister_processing_settings
+        from geofidelity_plugin.qgis_side.backend_settings import unregister_processing_settings
 
         unregister_processing_settings(self._settings)
         self._settings = []

@@ -31,7 +31,7 @@ def ray_parameter():
 
 
 def setting() -> str:
-    from .backend_settings import get
+    from geofidelity_plugin.qgis_side.backend_settings import get
 
     return get(RAY_KEY)
 

@@ -51,7 +51,7 @@ def _context_rank(node) -> int:
 
 def load_context_layers(context, gpkg: str, manifest_path: str | None) -> list[str]:
     """Load the context layers the run wrote (its manifest lists them) on completion."""
-    from geofidelity_plugin.project_file import CONTEXT
+    from geofidelity_plugin.qgis_side.project_file import CONTEXT
 
     try:
         written = json.loads(Path(manifest_path).read_text(encoding="utf-8"))["outputs"]["context"]["layers"]

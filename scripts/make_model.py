@@ -96,7 +96,7 @@ def main() -> int:
     from processing.core.Processing import Processing
 
     Processing.initialize()
-    from geofidelity_plugin.qgis_env import register_provider
+    from geofidelity_plugin.qgis_side.qgis_env import register_provider
 
     register_provider()
     model = build()

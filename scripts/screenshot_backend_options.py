@@ -28,7 +28,7 @@ def main(out: Path) -> int:
     QgsApplication.setPrefixPath("/usr", True)
     app = QgsApplication([], True)
     app.initQgis()
-    from geofidelity_plugin.gui.backend_options import BackendOptionsPage
+    from geofidelity_plugin.qgis_side.gui.backend_options import BackendOptionsPage
 
     window = QDialog()
     window.setWindowTitle("Options — GeoFidelity")

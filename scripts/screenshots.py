@@ -96,7 +96,7 @@ def main(demo: Path, out: Path) -> int:
     QgsApplication.setPrefixPath("/usr", True)
     app = QgsApplication([], True)
     app.initQgis()
-    from geofidelity_plugin.gui.inspector_dock import InspectorDock
+    from geofidelity_plugin.qgis_side.gui.inspector_dock import InspectorDock
 
     out.mkdir(parents=True, exist_ok=True)
     project = QgsProject.instance()

@@ -50,7 +50,7 @@ def oakland_bz2() -> Path:
 @pytest.fixture(scope="session")
 def qgis_provider(qgis_app, qgis_processing):
     """The ``geofidelity`` provider registered in the test's QGIS (repository layout)."""
-    from geofidelity_plugin.qgis_env import register_provider
+    from geofidelity_plugin.qgis_side.qgis_env import register_provider
 
     return register_provider()
 

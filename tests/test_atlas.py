@@ -68,7 +68,7 @@ def _photographers_and_an_undated_segment(store):
 
 @pytest.fixture(scope="module")
 def atlas_inputs(tmp_path_factory):
-    from geofidelity_plugin.demo_data import build_demo_store
+    from geofidelity_plugin.backend.demo_data import build_demo_store
 
     out = tmp_path_factory.mktemp("atlas")
     run = _cli("select-segments", "--cities", REPO / "resources" / "data" / "demo_cities.csv", "--osm",
@@ -145,7 +145,7 @@ def test_one_page_per_segment_plus_the_cover_with_names_and_attributions(atlas_p
 
 def _classes(rgb: np.ndarray) -> dict[str, np.ndarray]:
     """Masks of the map's colours: each context style colour, the segment colour, white."""
-    from geofidelity_plugin.atlas_layout import CONTEXT_STYLE, SEGMENT_COLOUR
+    from geofidelity_plugin.qgis_side.atlas_layout import CONTEXT_STYLE, SEGMENT_COLOUR
 
     buffer_alpha, buffer_rgb = 50 / 255, np.array([255, 255, 0])  # the image search buffer's fill
 
@@ -167,7 +167,7 @@ def check_maps(pdf, segments_gpkg) -> None:
     """Every map non-blank, with context around its segment (pixels of the rendered pages)."""
     import pypdfium2 as pdfium
 
-    from geofidelity_plugin.atlas_template import COVER_ITEMS, SEGMENT_ITEMS
+    from geofidelity_plugin.qgis_side.atlas_template import COVER_ITEMS, SEGMENT_ITEMS
     from geofidelity_plugin.core.atlas.data import layer_names
 
     assert {"context_roads", "context_buildings"} <= layer_names(segments_gpkg)

@@ -101,7 +101,7 @@ def test_backend_crash_sigabrt(qgis_provider, small, cache, tmp_path, monkeypatc
     use_backend(monkeypatch, fake_backend(tmp_path / "bin", "abort_after_hello.py"))
     with pytest.raises(QgsProcessingException) as failure:
         evaluate(store, model, tmp_path / "eval")
-    from processing_algorithms import backend
+    from geofidelity_plugin.qgis_side import backend_runner as backend
 
     message = str(failure.value)
     assert "crashed (SIGABRT)" in message and "fake backend: aborting now" in message, message
@@ -151,7 +151,7 @@ def test_backend_prints_garbage(qgis_provider, small, cache, tmp_path, monkeypat
 
 def test_backend_of_another_protocol_major_is_refused(qgis_provider, small, cache, tmp_path, monkeypatch):
     from geofidelity_plugin.core import events
-    from processing_algorithms import backend
+    from geofidelity_plugin.qgis_side import backend_runner as backend
 
     store, model = small
     use_backend(monkeypatch, fake_backend(tmp_path / "bin", "protocol_two.py"))
@@ -174,7 +174,7 @@ def test_backend_exits_without_a_result(qgis_provider, small, cache, tmp_path, m
 
 
 def test_backend_that_hangs_after_its_result(qgis_provider, small, cache, tmp_path, monkeypatch):
-    from processing_algorithms import backend
+    from geofidelity_plugin.qgis_side import backend_runner as backend
 
     store, model = small
     use_backend(monkeypatch, fake_backend(tmp_path / "bin", "result_then_hang.py"))
@@ -187,7 +187,7 @@ def test_backend_that_hangs_after_its_result(qgis_provider, small, cache, tmp_pa
 # -- cancel --------------------------------------------------------------------------------------
 
 def _assert_cancelled(failure, feedback: RecordingFeedback, store: Path, cache: Path, label: str) -> float:
-    from processing_algorithms import backend
+    from geofidelity_plugin.qgis_side import backend_runner as backend
 
     seconds = backend.LAST_RUN.get("cancel_seconds")
     assert seconds is not None and feedback.cancel_requested_at is not None, (str(failure.value), feedback.texts)

@@ -103,7 +103,7 @@ def test_usage_error_is_an_error_event(tmp_path):
 @pytest.fixture
 def in_process_jsonl(monkeypatch):
     """``cli.main`` in this process with its protocol lines in a StringIO (no fd juggling)."""
-    from geofidelity_plugin import cli
+    from geofidelity_plugin.backend import cli
 
     buffer = io.StringIO()
     monkeypatch.setattr(events, "_ACTIVE", events.active())  # restored afterwards
@@ -115,7 +115,7 @@ def in_process_jsonl(monkeypatch):
 
 
 def test_memory_error_is_a_memory_event(in_process_jsonl, monkeypatch):
-    from geofidelity_plugin.commands import evaluation
+    from geofidelity_plugin.backend.commands import evaluation
 
     cli, buffer = in_process_jsonl
 
@@ -138,7 +138,7 @@ def test_memory_error_is_a_memory_event(in_process_jsonl, monkeypatch):
 ], ids=["torch-cpu-allocator", "library-load"])
 def test_memory_exhaustion_outside_python_is_a_memory_event(in_process_jsonl, monkeypatch, failure):
     """What torch and the dynamic loader raise when memory runs out (both seen under ``ulimit -v``)."""
-    from geofidelity_plugin.commands import evaluation
+    from geofidelity_plugin.backend.commands import evaluation
 
     cli, buffer = in_process_jsonl
 

@@ -13,9 +13,8 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO
-from geofidelity_plugin import backend_setup
-from geofidelity_plugin.backend_setup import (PROFILE_FILE, BackendSetup, PipProgress, Profile, Requirement,
-                                              SetupCancelled, SetupError, load_profile, pip_failure, venv_python)
+from geofidelity_plugin.backend_setup import venv_setup as backend_setup
+from geofidelity_plugin.backend_setup.venv_setup import (PROFILE_FILE, BackendSetup, PipProgress, Profile, Requirement, SetupCancelled, SetupError, load_profile, pip_failure, venv_python)
 
 BASE_PYTHON = "/usr/bin/python3"
 
@@ -214,12 +213,12 @@ def test_pip_lines_as_progress_and_failures():
 
 
 def test_stdlib_only_and_cli_help():
-    code = ("import sys; sys.path.insert(0, %r); import geofidelity_plugin.backend_setup as b; b.load_profile('full'); "
+    code = ("import sys; sys.path.insert(0, %r); import geofidelity_plugin.backend_setup.venv_setup as b; b.load_profile('full'); "
             "print(sorted(m for m in ('numpy', 'torch', 'qgis', 'PyQt5', 'osmium', 'PIL') if m in sys.modules))"
             % str(REPO))
     out = subprocess.run([BASE_PYTHON, "-I", "-c", code], capture_output=True, text=True, timeout=60)
     assert out.stdout.strip() == "[]", out.stderr
-    out = subprocess.run([BASE_PYTHON, "-m", "geofidelity_plugin.backend_setup", "--help"], cwd=REPO,
+    out = subprocess.run([BASE_PYTHON, "-m", "geofidelity_plugin.backend_setup.venv_setup", "--help"], cwd=REPO,
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 0 and "--profile {light,full}" in out.stdout and "--torch {configured,cpu,cuda}" in out.stdout
     assert backend_setup.default_base_python() == BASE_PYTHON

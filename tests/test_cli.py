@@ -42,7 +42,7 @@ def test_output_commands_offer_every_choice_of_their_algorithms():
 def test_stage_1_and_2_commands_offer_every_choice_of_their_algorithms():
     """Each parameter of the select, fetch, curate and coverage algorithms has its option, with the
     default the algorithm shows (both read the stdlib options modules)."""
-    from geofidelity_plugin.cli import build_parser
+    from geofidelity_plugin.backend.cli import build_parser
     from geofidelity_plugin.core.reference_panels import options as panels
     from geofidelity_plugin.core.selection.options import DEFAULT_OVERPASS_RETRIES, SelectionOptions
 

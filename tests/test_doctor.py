@@ -14,7 +14,7 @@ from types import SimpleNamespace
 import pytest
 
 from conftest import REPO
-from geofidelity_plugin.commands import doctor, doctor_models
+from geofidelity_plugin.backend.commands import doctor, doctor_models
 from geofidelity_plugin.core.errors import InputError
 from geofidelity_plugin.core.events import PROTOCOL_VERSION
 from geofidelity_plugin.core.models.registry import MODELS
@@ -118,7 +118,7 @@ def test_unreadable_record_and_missing_models_folder(tmp_path):
 
 
 def test_broken_torch_is_a_finding_not_a_crash():
-    code = ("import sys; sys.modules['torch'] = None; from geofidelity_plugin.cli import main; "
+    code = ("import sys; sys.modules['torch'] = None; from geofidelity_plugin.backend.cli import main; "
             "sys.exit(main(['doctor']))")
     out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=300)
     assert out.returncode == 2, out.stderr[-2000:]
@@ -127,7 +127,7 @@ def test_broken_torch_is_a_finding_not_a_crash():
 
 
 def _diagnose_in(python: Path) -> dict:
-    code = "import json; from geofidelity_plugin.commands import doctor; print(json.dumps(doctor.diagnose()))"
+    code = "import json; from geofidelity_plugin.backend.commands import doctor; print(json.dumps(doctor.diagnose()))"
     env = dict(os.environ, PYTHONPATH=str(REPO))
     out = subprocess.run([str(python), "-c", code], capture_output=True, text=True, env=env, timeout=300, cwd=REPO)
     assert out.returncode == 0, out.stderr[-2000:]
@@ -251,7 +251,7 @@ def test_module_names_of_distributions():
 
 
 def test_doctor_is_a_registered_stage():
-    from geofidelity_plugin.commands import STAGES
+    from geofidelity_plugin.backend.commands import STAGES
 
     assert STAGES[-1] == "doctor"
     out = _doctor("--help")
@@ -259,7 +259,7 @@ def test_doctor_is_a_registered_stage():
 
 
 def test_module_imports_nothing_heavy():
-    code = ("import sys; import geofidelity_plugin.commands.doctor, geofidelity_plugin.backend_setup; "
+    code = ("import sys; import geofidelity_plugin.backend.commands.doctor, geofidelity_plugin.backend_setup.venv_setup; "
             "print([m for m in ('torch', 'transformers', 'diffusers', 'numpy', 'PIL', 'osmium', 'qgis') "
             "if m in sys.modules])")
     out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=60)

@@ -150,7 +150,7 @@ def test_max_memory_option_is_read_checked_and_recorded():
 def test_cli_passes_max_memory():
     import argparse
 
-    from geofidelity_plugin.commands import evaluation
+    from geofidelity_plugin.backend.commands import evaluation
 
     parser = argparse.ArgumentParser()
     evaluation.register(parser.add_subparsers())

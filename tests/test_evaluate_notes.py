@@ -81,7 +81,7 @@ def test_clip_check_fed_by_a_clip_model(tmp_path):
 
     from geofidelity_plugin.core.evaluation.clip_scores import ClipScorer
     from geofidelity_plugin.core.evaluation.feature_cache import FeatureCache
-    from geofidelity_plugin.demo_data import make_demo_clip
+    from geofidelity_plugin.backend.demo_data import make_demo_clip
 
     store, vectors = make_store(tmp_path / "bench", per_city=2, refs=5)
     store.db.execute("UPDATE generated_images SET clip_score = NULL, prompt = NULL WHERE condition = 'L0'")

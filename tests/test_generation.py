@@ -16,8 +16,8 @@ from qgis.core import QgsProcessingFeedback
 
 from geofidelity_plugin.core.errors import Cancelled, InputError
 from geofidelity_plugin.core.store.store import BenchmarkStore
-from geofidelity_plugin.core.generation.generators import (GENERATORS, custom_generator, generator_spec,
-                                                           make_runner)
+from geofidelity_plugin.core.generation.generators import GENERATORS, custom_generator, generator_spec
+from geofidelity_plugin.core.generation.runner import make_runner
 from geofidelity_plugin.core.generation.import_folder import import_generated_folder
 from geofidelity_plugin.core.generation.prompts import (CONDITIONS, CONTROLS, PromptRow, PromptTemplates,
                                                         build_prompts)
@@ -481,7 +481,7 @@ def test_generate_panels_algorithm_runs_the_generator_in_the_backend(qgis_provid
     import os
 
     import processing
-    from processing_algorithms import backend
+    from geofidelity_plugin.qgis_side import backend_runner as backend
     from geofidelity_plugin.core.generation.options import PLAN_CHOICES, generator_choices
 
     _store(tmp_path).close()
@@ -531,7 +531,7 @@ def test_generate_panels_algorithm_messages(qgis_provider, tmp_path):
 
 def test_import_generated_algorithm_runs_in_the_backend(qgis_provider, tmp_path):
     import processing
-    from processing_algorithms import backend
+    from geofidelity_plugin.qgis_side import backend_runner as backend
 
     _store(tmp_path).close()
     _write_images(tmp_path / "elsewhere", ["L1/hel-001/00.jpg", "L1/hel-001/01.jpg", "L0/tre-001/00.jpg"])

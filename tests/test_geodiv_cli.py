@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from geofidelity_plugin.cli import main
+from geofidelity_plugin.backend.cli import main
 from geofidelity_plugin.core.geodiv.standin import make_standin_vlm
 from tiny_models import make_tiny_dinov2
 

@@ -11,7 +11,7 @@ import pytest
 from qgis.PyQt.QtCore import QCoreApplication, QTimer
 
 from conftest import REPO
-from geofidelity_plugin.backend_setup import PROFILE_FILE
+from geofidelity_plugin.backend_setup.venv_setup import PROFILE_FILE
 from geofidelity_plugin.core.events import PROTOCOL_VERSION
 
 VENV_PYTHON = REPO / ".venv" / "bin" / "python"
@@ -30,7 +30,7 @@ def _wait_until(condition, what: str):
 @pytest.fixture
 def settings(qgis_app):
     """The page's settings, restored afterwards."""
-    from geofidelity_plugin.gui.backend_options import processing_modules
+    from geofidelity_plugin.qgis_side.gui.backend_options import processing_modules
 
     _, backend_settings = processing_modules()
     keys = (backend_settings.PYTHON_KEY, backend_settings.MODELS_KEY, backend_settings.DEVICE_KEY)
@@ -42,7 +42,7 @@ def settings(qgis_app):
 
 @pytest.fixture
 def page(qgis_app, settings):
-    from geofidelity_plugin.gui.backend_options import BackendOptionsPage
+    from geofidelity_plugin.qgis_side.gui.backend_options import BackendOptionsPage
 
     page = BackendOptionsPage()
     page.resize(900, 700)
@@ -53,7 +53,7 @@ def page(qgis_app, settings):
 
 
 def test_factory_and_registration(qgis_app, qgis_iface):
-    from geofidelity_plugin.gui import backend_options
+    from geofidelity_plugin.qgis_side.gui import backend_options
 
     factory = backend_options.register_options_page(qgis_iface)
     try:
@@ -116,7 +116,7 @@ def test_a_python_that_does_not_exist(page, tmp_path):
 
 
 def test_setup_dialog_starts_and_cancels(page, tmp_path):
-    from geofidelity_plugin.gui.backend_options import BackendSetupDialog
+    from geofidelity_plugin.qgis_side.gui.backend_options import BackendSetupDialog
 
     dialog = BackendSetupDialog(page)
     assert [dialog.profile.itemData(i) for i in range(dialog.profile.count())] == ["light", "full"]

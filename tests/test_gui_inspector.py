@@ -69,8 +69,8 @@ def _open(canvas, layer):
 
 
 def test_click_fills_the_dock(qgis_app, qgis_canvas, evaluated):
-    from geofidelity_plugin.gui.inspector_dock import InspectorDock
-    from geofidelity_plugin.gui.map_tool import SegmentIdentifyTool
+    from geofidelity_plugin.qgis_side.gui.inspector_dock import InspectorDock
+    from geofidelity_plugin.qgis_side.gui.map_tool import SegmentIdentifyTool
 
     store, evaluation, gpkg = evaluated
     layer = _layer(gpkg, store, evaluation)
@@ -99,8 +99,8 @@ def test_click_fills_the_dock(qgis_app, qgis_canvas, evaluated):
 
 
 def test_audit_persists_after_project_reload(qgis_app, qgis_canvas, evaluated, tmp_path):
-    from geofidelity_plugin.gui.inspector_dock import InspectorDock
-    from geofidelity_plugin.gui.map_tool import SegmentIdentifyTool
+    from geofidelity_plugin.qgis_side.gui.inspector_dock import InspectorDock
+    from geofidelity_plugin.qgis_side.gui.map_tool import SegmentIdentifyTool
 
     store, evaluation, gpkg = evaluated
     layer = _layer(gpkg, store, evaluation)
@@ -151,7 +151,7 @@ def test_plugin_toolbar_action_opens_the_inspector(qgis_app, qgis_iface, qgis_ca
         assert qgis_iface.mapCanvas().mapTool() is not plugin.tool
     finally:
         plugin.unload()
-    from geofidelity_plugin.qgis_env import register_provider
+    from geofidelity_plugin.qgis_side.qgis_env import register_provider
 
     register_provider()  # other tests of this session use the provider
 
@@ -159,8 +159,8 @@ def test_plugin_toolbar_action_opens_the_inspector(qgis_app, qgis_iface, qgis_ca
 @pytest.mark.fault
 def test_damaged_store_is_a_message_in_the_dock(qgis_app, qgis_canvas, evaluated):
     """A store damaged after the evaluation: the click shows what is wrong, QGIS gets no traceback."""
-    from geofidelity_plugin.gui.inspector_dock import InspectorDock
-    from geofidelity_plugin.gui.map_tool import SegmentIdentifyTool
+    from geofidelity_plugin.qgis_side.gui.inspector_dock import InspectorDock
+    from geofidelity_plugin.qgis_side.gui.map_tool import SegmentIdentifyTool
 
     store, evaluation, gpkg = evaluated
     layer = _layer(gpkg, store, evaluation)
@@ -269,8 +269,8 @@ def test_the_negative_kinds_are_the_gallery_kinds():
 
 
 def test_clicks_read_in_a_worker_and_the_scores_file_once(qgis_app, qgis_canvas, evaluated):
-    from geofidelity_plugin.gui.inspector_dock import InspectorDock
-    from geofidelity_plugin.gui.map_tool import SegmentIdentifyTool
+    from geofidelity_plugin.qgis_side.gui.inspector_dock import InspectorDock
+    from geofidelity_plugin.qgis_side.gui.map_tool import SegmentIdentifyTool
 
     store, evaluation, gpkg = evaluated
     layer = _layer(gpkg, store, evaluation)
@@ -318,8 +318,8 @@ def test_clicks_read_in_a_worker_and_the_scores_file_once(qgis_app, qgis_canvas,
 
 
 def test_a_newer_click_supersedes_an_older_one(qgis_app, qgis_canvas, evaluated):
-    from geofidelity_plugin.gui.inspector_dock import InspectorDock
-    from geofidelity_plugin.gui.map_tool import SegmentIdentifyTool
+    from geofidelity_plugin.qgis_side.gui.inspector_dock import InspectorDock
+    from geofidelity_plugin.qgis_side.gui.map_tool import SegmentIdentifyTool
 
     store, evaluation, gpkg = evaluated
     layer = _layer(gpkg, store, evaluation)
@@ -339,7 +339,7 @@ def test_a_newer_click_supersedes_an_older_one(qgis_app, qgis_canvas, evaluated)
 
 
 def test_thumbnails_are_decoded_in_a_worker_and_older_requests_dropped(qgis_app, evaluated):
-    from geofidelity_plugin.gui.thumbnails import ThumbnailLoader
+    from geofidelity_plugin.qgis_side.gui.thumbnails import ThumbnailLoader
 
     store, _, _ = evaluated
     images = sorted(str(p) for p in (store.parent / "refs").rglob("*.png"))
@@ -366,8 +366,8 @@ from qgis.core import QgsApplication, QgsFeature, QgsVectorLayer
 from qgis.PyQt.QtCore import QCoreApplication
 app = QgsApplication([], False)
 app.initQgis()
-from geofidelity_plugin.gui.inspector_dock import InspectorDock
-from geofidelity_plugin.gui.map_tool import SegmentIdentifyTool
+from geofidelity_plugin.qgis_side.gui.inspector_dock import InspectorDock
+from geofidelity_plugin.qgis_side.gui.map_tool import SegmentIdentifyTool
 layer = QgsVectorLayer("Point?crs=EPSG:4326&field=segment_id:string", "segments", "memory")
 layer.setCustomProperty("geofidelity/store", sys.argv[1])
 layer.setCustomProperty("geofidelity/evaluation", sys.argv[2])
@@ -401,8 +401,8 @@ def test_the_dock_credits_osm_mapillary_the_creator_and_stand_ins(qgis_app, qgis
     creator the store recorded for the segment's images, the stand-in note when the store holds
     stand-ins; the "Atlas PDF…" button's dialog is filled in for the layer."""
     from geofidelity_plugin.core.attribution import MAPILLARY, OSM, STAND_IN
-    from geofidelity_plugin.gui.inspector_dock import InspectorDock
-    from geofidelity_plugin.gui.map_tool import SegmentIdentifyTool
+    from geofidelity_plugin.qgis_side.gui.inspector_dock import InspectorDock
+    from geofidelity_plugin.qgis_side.gui.map_tool import SegmentIdentifyTool
 
     store, evaluation, gpkg = evaluated
     target = "gb-beta-1"

@@ -59,9 +59,10 @@ def test_zip_contents(plugin_zip):
     for required in ("metadata.txt", "__init__.py", "core/__init__.py", "processing_algorithms/provider.py",
                      "resources/styles/segments_by_class.qml", "resources/data/driving_side.csv", "LICENSE",
                      # what the backend, the doctor and "Set up backend…" need from an installed plugin
-                     "__main__.py", "cli.py", "commands/__init__.py", "commands/doctor.py", "core/events.py",
-                     "backend_setup.py", "backend_profiles.py", "processing_algorithms/backend.py",
-                     "gui/backend_options.py", "gui/backend_setup_dialog.py",
+                     "__main__.py", "backend/cli.py", "backend/commands/__init__.py", "backend/commands/doctor.py",
+                     "core/events.py", "backend_setup/__main__.py", "backend_setup/venv_setup.py",
+                     "backend_setup/profiles.py", "qgis_side/backend_runner.py",
+                     "qgis_side/gui/backend_options.py", "qgis_side/gui/backend_setup_dialog.py",
                      "resources/backend/profiles.json", "resources/backend/requirements.lock",
                      "resources/backend/requirements.txt"):
         assert f"geofidelity_plugin/{required}" in names

@@ -180,8 +180,8 @@ def test_no_context_sends_no_context_request(tmp_path, httpserver, road_answer, 
 
 
 def test_the_command_line_flag_turns_the_context_off():
-    from geofidelity_plugin.cli import build_parser
-    from geofidelity_plugin.commands.selection import _selection_options
+    from geofidelity_plugin.backend.cli import build_parser
+    from geofidelity_plugin.backend.commands.selection import _selection_options
 
     parser = build_parser()
     base = ["select-segments", "--cities", "c.csv", "--overpass", "http://127.0.0.1:9/api", "--out", "o.gpkg"]

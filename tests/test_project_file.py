@@ -68,7 +68,7 @@ def run_outputs(tmp_path_factory, helsinki_pbf):
 
 
 def _inputs(out, **kwargs):
-    from geofidelity_plugin.project_file import ProjectInputs
+    from geofidelity_plugin.qgis_side.project_file import ProjectInputs
 
     return ProjectInputs(title="GeoFidelity test", segments=out / "segments.gpkg", coverage=out / "coverage.gpkg",
                          scores_uri=f"{out / 'evaluation.gpkg'}|layername=segment_scores",
@@ -90,7 +90,7 @@ def _data_extent(out, crs):
 def test_groups_styles_extent_and_attribution(qgis_app, run_outputs, tmp_path):
     from qgis.core import QgsProject
 
-    from geofidelity_plugin.project_file import write_project
+    from geofidelity_plugin.qgis_side.project_file import write_project
 
     result = write_project(tmp_path / "run.qgz", _inputs(run_outputs))
     assert result.notes == []
@@ -134,7 +134,7 @@ def test_groups_styles_extent_and_attribution(qgis_app, run_outputs, tmp_path):
 def test_the_project_crs_is_the_utm_zone_or_the_layers_on_request(qgis_app, run_outputs, tmp_path):
     from qgis.core import QgsProject
 
-    from geofidelity_plugin.project_file import write_project
+    from geofidelity_plugin.qgis_side.project_file import write_project
 
     for choice, expected in (("utm", "EPSG:32635"), ("layers", "EPSG:4326")):
         path = write_project(tmp_path / f"{choice}.qgz", _inputs(run_outputs, crs=choice)).path
@@ -149,7 +149,7 @@ def test_the_project_crs_is_the_utm_zone_or_the_layers_on_request(qgis_app, run_
 def test_absent_layers_are_skipped_with_a_note_and_tiles_only_on_request(qgis_app, run_outputs, tmp_path):
     from qgis.core import QgsProject
 
-    from geofidelity_plugin.project_file import ProjectInputs, write_project
+    from geofidelity_plugin.qgis_side.project_file import ProjectInputs, write_project
 
     bare = ProjectInputs(title="t", segments=run_outputs / "segments.gpkg",
                          coverage=run_outputs / "evaluation.gpkg", osm_tiles=True)  # a GeoPackage without coverage
@@ -200,7 +200,7 @@ def _open_in_qgis(project: Path, tmp_path: Path) -> dict:
 
 
 def test_project_opens_in_qgis_desktop_where_the_data_is(qgis_app, run_outputs, tmp_path):
-    from geofidelity_plugin.project_file import write_project
+    from geofidelity_plugin.qgis_side.project_file import write_project
 
     project = write_project(run_outputs / "opened.qgz", _inputs(run_outputs)).path
     seen = _open_in_qgis(project, tmp_path)

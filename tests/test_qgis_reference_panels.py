@@ -162,7 +162,7 @@ def test_token_reaches_the_backend_in_its_environment_and_no_log_line(qgis_provi
     import os
 
     import processing
-    from processing_algorithms import backend
+    from geofidelity_plugin.qgis_side import backend_runner as backend
 
     monkeypatch.delenv("MAPILLARY_ACCESS_TOKEN", raising=False)
     feedback = RecordingFeedback()

@@ -172,7 +172,7 @@ def test_cancel_stops_the_embedding_and_a_rerun_embeds_only_the_rest(cluster, di
 def test_the_release_protocol_on_ray_writes_the_single_process_tables(cluster, dinov2, tmp_path, monkeypatch):
     """``evaluate --protocol release --ray``: the release's evaluator over embeddings made on Ray
     gives the single-process raw results and summaries, cell for cell."""
-    from geofidelity_plugin import cli
+    from geofidelity_plugin.backend import cli
     from test_release_protocol import make_release
 
     make_release(tmp_path / "release")

@@ -19,7 +19,7 @@ INSTALL = 'pip install "ray[data]==2.60.0" "pyarrow<19" "pandas<2.3"'
 _WITHOUT_RAY = """
 import sys
 sys.modules["ray"] = None  # as if Ray were not installed: `import ray` raises ImportError
-from geofidelity_plugin.cli import main
+from geofidelity_plugin.backend.cli import main
 code = main(sys.argv[1:])
 assert "ray" not in sys.modules or sys.modules["ray"] is None
 sys.exit(code)
@@ -50,7 +50,7 @@ def test_everything_else_works_without_ray(tmp_path):
     assert run.returncode == 0 and "--ray [ADDRESS]" in run.stdout and "--ray-workers" in run.stdout
     run = _cli_without_ray("evaluate", "--help")
     assert run.returncode == 0 and "--ray [ADDRESS]" in run.stdout
-    run = subprocess.run([sys.executable, "-c", "import sys, geofidelity_plugin.cli as c; c.build_parser(); "
+    run = subprocess.run([sys.executable, "-c", "import sys, geofidelity_plugin.backend.cli as c; c.build_parser(); "
                           "import geofidelity_plugin.core.scaleout.generation, geofidelity_plugin.core.scaleout."
                           "embeddings; print('ray' in sys.modules)"], cwd=REPO, capture_output=True, text=True,
                          timeout=300)

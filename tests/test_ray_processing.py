@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from qgis.core import QgsProcessingFeedback
 
-from processing_algorithms import backend_settings
+from geofidelity_plugin.qgis_side import backend_settings
 from processing_algorithms.ray_option import PARAMETER, RAY_KEY, add_ray_option
 
 

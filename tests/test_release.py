@@ -155,7 +155,7 @@ def test_import_release_and_build_galleries_algorithms_run_in_the_backend(qgis_p
 
     import processing
     from qgis.core import QgsProcessingFeedback
-    from processing_algorithms import backend
+    from geofidelity_plugin.qgis_side import backend_runner as backend
 
     class Warnings(QgsProcessingFeedback):
         def __init__(self):

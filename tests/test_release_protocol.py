@@ -19,7 +19,7 @@ from PIL import Image
 from scipy.spatial.distance import jensenshannon
 
 from conftest import REPO, external
-from geofidelity_plugin import cli
+from geofidelity_plugin.backend import cli
 from geofidelity_plugin.core.store.store import BenchmarkStore
 
 #: the real offline DINOv2-S/14 weights that `make test` converts (README), so the photos'

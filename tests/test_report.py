@@ -207,7 +207,7 @@ def test_report_algorithm_runs_in_the_backend(qgis_provider, evaluation, tmp_pat
 
     import processing
     from qgis.core import QgsProcessingFeedback
-    from processing_algorithms import backend
+    from geofidelity_plugin.qgis_side import backend_runner as backend
 
     class Warnings(QgsProcessingFeedback):
         def __init__(self):

@@ -1,25 +1,40 @@
-"""Locate the project's ``resources/`` folder (styles, small data).
+"""Where the plugin's files are: the one place that knows the two layouts.
 
-In the repository it sits beside ``geofidelity_plugin/``; in the installed plugin zip it sits
-inside it. Both layouts are supported so that the core works from a clone and from QGIS.
+A repository clone keeps ``resources/`` and ``processing_algorithms/`` beside the
+``geofidelity_plugin`` package; the plugin zip (``make zip``) puts them inside it. Everything
+else asks here — :func:`resource` for styles, data and templates, :data:`PROVIDER_PACKAGE` for the
+Processing provider — so no other module looks at the layout (docs/architecture.md).
 """
 from __future__ import annotations
 
-from functools import lru_cache
 from pathlib import Path
 
-_PACKAGE = Path(__file__).resolve().parent.parent
+#: the ``geofidelity_plugin`` package folder
+PACKAGE = Path(__file__).resolve().parent.parent
+#: the folder that holds ``resources/`` and ``processing_algorithms/``: the package itself once
+#: installed from the zip, the repository in a clone
+PLUGIN_ROOT = PACKAGE if (PACKAGE / "resources" / "data").is_dir() else PACKAGE.parent
+#: the import name of the Processing provider in this layout
+PROVIDER_PACKAGE = "geofidelity_plugin.processing_algorithms" if PLUGIN_ROOT == PACKAGE else "processing_algorithms"
+#: the folder that holds the ``geofidelity_plugin`` package (the backend's PYTHONPATH)
+PACKAGE_PARENT = PACKAGE.parent
 
 
-@lru_cache(maxsize=1)
 def resources_dir() -> Path:
-    for candidate in (_PACKAGE / "resources", _PACKAGE.parent / "resources"):
-        if (candidate / "data").is_dir():
-            return candidate
-    raise FileNotFoundError(
-        f"the GeoFidelity resources folder was not found next to {_PACKAGE}; "
-        "reinstall the plugin (make zip) or run from a full clone")
+    path = PLUGIN_ROOT / "resources"
+    if not (path / "data").is_dir():
+        raise FileNotFoundError(
+            f"the GeoFidelity resources folder was not found next to {PACKAGE}; "
+            "reinstall the plugin (make zip) or run from a full clone")
+    return path
 
 
 def resource(*parts: str) -> Path:
     return resources_dir().joinpath(*parts)
+
+
+def provider_module(name: str = "provider"):
+    """A module of the Processing provider, imported by the name this layout gives it."""
+    import importlib
+
+    return importlib.import_module(f"{PROVIDER_PACKAGE}.{name}")

@@ -150,7 +150,7 @@ def test_read_only_older_store(bench, env, dino, tmp_path, monkeypatch, capsys):
     the file untouched; once it is writable the same command runs. Root writes any file whatever its
     mode bits, so the store is opened read-only the way SQLite sees a file it may not write
     (``mode=ro``): the same "readonly database" answer, on every machine and for every user."""
-    from geofidelity_plugin import cli
+    from geofidelity_plugin.backend import cli
 
     store = tmp_path / "read-only" / "store.sqlite"
     shutil.copytree(bench.parent, store.parent)

@@ -9,7 +9,7 @@ import os
 import pytest
 
 from faultkit import assert_no_partial_outputs, file_size_limit, no_traceback, run_cli
-from geofidelity_plugin import cli
+from geofidelity_plugin.backend import cli
 from geofidelity_plugin.core import atomic
 from geofidelity_plugin.core.errors import InputError, OutputError, user_message
 from geofidelity_plugin.core.output_paths import check_output_file, check_output_folder
@@ -205,7 +205,7 @@ def test_demo_output_under_a_file(tmp_path):
 
 
 def test_demo_without_its_data(tmp_path, monkeypatch, capsys):
-    from geofidelity_plugin import demo
+    from geofidelity_plugin.backend import demo
 
     monkeypatch.setattr(demo, "DEMO_OSM", tmp_path / "missing.osm.pbf")
     assert cli.main(["demo", "--out", str(tmp_path / "out")]) == 2

@@ -2,7 +2,7 @@
 the evaluation folder (method §2 panels, §5–§7 scores beside the real anchors, coverage audit).
 
 Stdlib only (sqlite3, csv, json): the GeoPackages are SQLite files, read here as plain tables;
-the QGIS side (:mod:`geofidelity_plugin.atlas_layout`) draws the maps and places what this
+the QGIS side (:mod:`geofidelity_plugin.qgis_side.atlas_layout`) draws the maps and places what this
 module gathered. Reuses the inspector's :class:`~..inspect.segment_view.SegmentReader`, so the
 atlas and the dock show the same panels and scores.
 """

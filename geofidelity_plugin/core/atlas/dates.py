@@ -13,7 +13,7 @@ import math
 import sqlite3
 from pathlib import Path
 
-from .strips import _font
+from .fonts import _font
 
 BAR_RGB = (44, 123, 182)
 AXIS_RGB = (150, 150, 150)

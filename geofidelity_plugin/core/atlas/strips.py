@@ -6,22 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from .data import Thumb
+from .fonts import _font
 
 REJECTED_RGB = (200, 30, 30)
 MISSING_RGB = (210, 210, 210)
 BORDER = 6
 CAPTION = 22
-
-
-def _font(size: int):
-    from PIL import ImageFont
-
-    for name in ("DejaVuSans.ttf", "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"):
-        try:
-            return ImageFont.truetype(name, size)
-        except OSError:
-            continue
-    return ImageFont.load_default()
 
 
 def _tile(thumb: Thumb, height: int):

@@ -157,12 +157,3 @@ def check_settings(steps, guidance, resolution, dtype) -> tuple[int, float, int,
     if resolution_i != resolution_f or resolution_i < 8 or resolution_i % 8:
         raise InputError(f"resolution must be a positive multiple of 8 pixels, not {resolution!r}")
     return steps_i, guidance_f, resolution_i, normalise_dtype(dtype)
-
-
-def make_runner(spec: GeneratorSpec, device: str | None = None):
-    """A :class:`~.runner.GenerationRunner` for ``spec`` (torch and diffusers load only when it
-    first generates)."""
-    from .runner import GenerationRunner
-
-    return GenerationRunner(spec.model_id, spec.steps, spec.guidance, spec.resolution, spec.dtype,
-                            device=device, name=spec.name, revision=spec.revision)

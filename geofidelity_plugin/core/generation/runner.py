@@ -406,3 +406,10 @@ def _cancel_callback(pipe, progress: Progress | None, where: str) -> dict:
         return tensors
 
     return {"callback_on_step_end": on_step_end}
+
+
+def make_runner(spec, device: str | None = None):
+    """A :class:`GenerationRunner` for ``spec`` (torch and diffusers load only when it
+    first generates)."""
+    return GenerationRunner(spec.model_id, spec.steps, spec.guidance, spec.resolution, spec.dtype,
+                            device=device, name=spec.name, revision=spec.revision)

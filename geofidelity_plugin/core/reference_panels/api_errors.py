@@ -10,6 +10,8 @@ import json
 
 import requests
 
+from ..errors import RemoteServiceError
+
 #: How many times an API that was never reached in this run is tried: a wrong URL or a missing
 #: network does not heal within the back-off, so the user hears about it after seconds.
 UNREACHED_ATTEMPTS = 2
@@ -77,3 +79,16 @@ def graph_error(body: bytes) -> dict:
     except (UnicodeDecodeError, ValueError, AttributeError):
         return {}
     return error if isinstance(error, dict) else {}
+
+
+class TokenRejected(RemoteServiceError):
+    """Mapillary refused the access token (OAuthException 190 / HTTP 401 / 403); never retried."""
+
+
+class ThumbnailFailed(Exception):
+    """One image could not be fetched; its reason goes into :attr:`DownloadResult.failed`, its
+    kind (:mod:`.breaker`: ``html``, ``truncated``, ``forbidden``, …) into ``failed_kinds``."""
+
+    def __init__(self, reason: str, kind: str = "other"):
+        super().__init__(reason)
+        self.kind = kind

@@ -32,7 +32,8 @@ from .. import paths
 from ..errors import Cancelled, InputError, RemoteServiceError
 from ..manifest import __version__
 from ..progress import Progress, check_cancel
-from .api_errors import UNREACHED_ATTEMPTS, api_failure_message, connection_failure, graph_error
+from .api_errors import (UNREACHED_ATTEMPTS, TokenRejected, api_failure_message, connection_failure,  # noqa: F401
+                         graph_error)
 from .breaker import FAILURE_BUDGET, FailureBreaker
 from .thumbnails import (DownloadResult, ThumbnailFailed, download_thumbnails,
                          retry_after_seconds)
@@ -58,10 +59,6 @@ _CONNECT_TIMEOUT_S = 10.0
 
 class TooMuchData(RemoteServiceError):
     """Mapillary answered "Please reduce the amount of data" (code 1): split the box."""
-
-
-class TokenRejected(RemoteServiceError):
-    """Mapillary refused the access token (OAuthException 190 / HTTP 401 / 403); never retried."""
 
 
 class _Retryable(Exception):

@@ -24,6 +24,7 @@ import time
 from typing import Callable
 
 from ..errors import Cancelled, RemoteServiceError
+from .api_errors import ThumbnailFailed, TokenRejected
 
 log = logging.getLogger("geofidelity")
 
@@ -35,8 +36,6 @@ WINDOW_S = 0.05
 
 def checked_url(url, redact: Callable[[str], str]) -> str:
     """``url`` when it is an http(s) thumbnail URL, else :class:`.thumbnails.ThumbnailFailed`."""
-    from .thumbnails import ThumbnailFailed
-
     if not isinstance(url, str) or not url:
         raise ThumbnailFailed("Mapillary has no thumbnail URL for this image", "no_url")
     if not url.lower().startswith(("http://", "https://")):
@@ -116,9 +115,7 @@ class UrlRenewer:
         except BaseException as exc:
             with self._lock:
                 left, self._queue, self._leader = taken + self._queue, [], False
-            from .mapillary import TokenRejected
-
-            self._answer(left, {}, exc if isinstance(exc, TokenRejected) else None)
+                self._answer(left, {}, exc if isinstance(exc, TokenRejected) else None)
             raise
 
     def _answer(self, ids: list[str], answers: dict, error: BaseException | None = None) -> None:
@@ -130,8 +127,6 @@ class UrlRenewer:
                     event.set()
 
     def _ask(self, ids: list[str], stopped: Callable[[], bool]) -> dict[str, str]:
-        from .mapillary import TokenRejected
-
         try:
             return self.client.fresh_thumb_urls(ids, stopped)
         except TokenRejected:

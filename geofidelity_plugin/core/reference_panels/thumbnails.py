@@ -30,7 +30,7 @@ import requests
 from ..atomic import write_bytes, write_text
 from ..errors import Cancelled
 from ..progress import Progress, check_cancel
-from .api_errors import connection_failure
+from .api_errors import ThumbnailFailed, connection_failure  # noqa: F401 (public here too)
 from .breaker import FailureBreaker
 from .renewal import EXPIRY_MARGIN_S, UrlRenewer
 
@@ -42,15 +42,6 @@ log = logging.getLogger("geofidelity")
 _CANCEL_GRACE_S = 1.0
 _MAX_RETRY_AFTER_S = 600.0
 _CHUNK = 1 << 16
-
-
-class ThumbnailFailed(Exception):
-    """One image could not be fetched; its reason goes into :attr:`DownloadResult.failed`, its
-    kind (:mod:`.breaker`: ``html``, ``truncated``, ``forbidden``, …) into ``failed_kinds``."""
-
-    def __init__(self, reason: str, kind: str = "other"):
-        super().__init__(reason)
-        self.kind = kind
 
 
 class _Expired(Exception):

@@ -1,0 +1,55 @@
+"""``python -m geofidelity_plugin atlas`` — 5 · an atlas PDF: a cover and one page per segment
+with its map over the context, image strips, scores beside the real anchors, coverage figures and
+the attributions (docs/atlas.md). Draws with QGIS (a headless one here), not with torch."""
+from __future__ import annotations
+
+import warnings
+
+from geofidelity_plugin.backend.commands.progress import progress_for
+
+
+def register(sub) -> None:
+    p = sub.add_parser("atlas", help="5 · atlas PDF: a cover and one page per segment (map, images, scores, coverage)",
+                       description="Writes a PDF with a cover (city overview, run summary) and one page per "
+                                   "segment, drawn by QGIS from the layout template resources/layouts/"
+                                   "segment_atlas.qpt.")
+    p.add_argument("--store", help="benchmark store (default: the store the evaluation was run on)")
+    p.add_argument("--segments", required=True, help="segments GeoPackage of Select segments (with its context layers)")
+    p.add_argument("--coverage", help="coverage GeoPackage of the coverage audit (buffers, image points, gaps)")
+    p.add_argument("--evaluation", help="evaluation folder of Evaluate (the scores and the run manifest)")
+    p.add_argument("--model", action="append", default=[],
+                   help="model whose generated panel is shown (repeat; default: every model in the store)")
+    p.add_argument("--condition", help="prompt condition of the generated panels (default L1)")
+    p.add_argument("--osm", help="OSM file drawn as context when the segments GeoPackage has no context layers")
+    p.add_argument("--out", required=True, help="atlas PDF path")
+    p.add_argument("-q", "--quiet", action="store_true")
+    p.set_defaults(func=cmd_atlas)
+
+
+def cmd_atlas(args) -> int:
+    from geofidelity_plugin.qgis_side.atlas_build import build_atlas, check_inputs
+    from geofidelity_plugin.core import events
+    from geofidelity_plugin.core.errors import InputError
+
+    check_inputs(args.store, args.segments, args.coverage, args.evaluation, args.out)  # before QGIS starts
+    try:
+        with warnings.catch_warnings():  # QGIS's start-up changes the warning filters: keep ours
+            from geofidelity_plugin.qgis_side.qgis_env import start_qgis
+
+            start_qgis()
+    except ImportError as exc:
+        raise InputError(f"the atlas is drawn by QGIS, which this Python cannot import ({exc}) — run the backend "
+                         "in a venv made with --system-site-packages beside Debian's QGIS, or use "
+                         "geofidelity:atlas in QGIS") from None
+    progress = progress_for("atlas", args.quiet)
+    try:
+        events.announce_stage(progress, "drawing the atlas pages")
+        result = build_atlas(args.store, args.segments, args.out, args.coverage, args.evaluation,
+                             args.model or None, args.condition, args.osm, progress)
+    finally:
+        progress.close()
+    print(f"atlas: {result['pdf']} ({result['pages']} pages, {result['seconds']:.1f} s)")
+    events.output("ATLAS_PDF", result["pdf"])
+    events.output("MANIFEST", result["manifest"])
+    events.value("PAGES", result["pages"])
+    return 0

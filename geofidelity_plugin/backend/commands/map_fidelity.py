@@ -1,0 +1,160 @@
+"""``python -m geofidelity_plugin mfp`` — MFP: a generated map against its reference, per tile
+(method §10); or a folder of generated maps against a folder of references, per pair.
+
+The reference is a raster on the generated map's grid (``--reference``), or QGIS renders it for
+that grid from an OSM file (``--osm``, default styles) or vector files (``--layer``, each with the
+QGIS style saved beside it). Rendering needs a Python that can import qgis (the backend venv sees
+Debian's QGIS); it runs before the ViT is loaded."""
+from __future__ import annotations
+
+import argparse
+import warnings
+from pathlib import Path
+
+from geofidelity_plugin.core.option_checks import argparse_number
+from geofidelity_plugin.backend.commands.progress import progress_for
+
+
+def register(sub) -> None:
+    from geofidelity_plugin.core.map_fidelity.options import (DEFAULT_BACKGROUND, DEFAULT_BATCH_SIZE, DEFAULT_DPI, DEFAULT_MODEL, DEFAULT_OVERLAP, OFFLINE_MODEL_FOLDER, OSM_LAYERS, PAPER_MODEL)
+
+    p = sub.add_parser("mfp", help="MFP: score a generated map against its (QGIS-rendered) reference, per tile "
+                                   "(method §10)",
+                       description="G (global, [CLS]), D_S (structure, key self-similarity), MFP, PSNR and SSIM "
+                                   "per tile into a grid layer, a summary table and a figure; or per image pair "
+                                   "of two folders into one table.")
+    p.add_argument("--generated", help="generated map raster (GeoTIFF; PNG/JPEG with --reference)")
+    p.add_argument("--reference", help="reference raster on the generated map's grid")
+    p.add_argument("--osm", help="OSM file (.osm/.osm.pbf): QGIS renders its roads, buildings and water as the "
+                                 "reference, with the default styles")
+    p.add_argument("--osm-layers", default=",".join(OSM_LAYERS),
+                   help="which OSM layers to render (default %(default)s)")
+    p.add_argument("--layer", action="append", default=[],
+                   help="vector file to render as the reference (repeat; the first is drawn on top; its QGIS "
+                        "style is the .qml of the same name beside it)")
+    p.add_argument("--generated-folder", help="folder mode: generated map images")
+    p.add_argument("--reference-folder", help="folder mode: reference images, named like the generated ones")
+    p.add_argument("--out", required=True, help="output folder")
+    p.add_argument("--model", default=DEFAULT_MODEL,
+                   help=f"ViT: auto (default: {PAPER_MODEL} when downloaded, else the offline DINOv2-S/14 "
+                        f"{OFFLINE_MODEL_FOLDER}), a hub id or a folder")
+    p.add_argument("--tile", type=argparse_number("non-negative-count"), default=0,
+                   help="tile size in px (default 0: the ViT's input size)")
+    p.add_argument("--overlap", type=argparse_number("non-negative-count"), default=DEFAULT_OVERLAP,
+                   help="px shared by neighbouring tiles (default %(default)s)")
+    p.add_argument("--batch-size", type=argparse_number("count"), default=DEFAULT_BATCH_SIZE,
+                   help="tiles per forward pass (default %(default)s)")
+    p.add_argument("--device", help="cpu, cuda, cuda:N or mps (default: CUDA when present)")
+    p.add_argument("--background", default=DEFAULT_BACKGROUND,
+                   help="background colour of a rendered reference (default %(default)s)")
+    p.add_argument("--dpi", type=argparse_number("positive"), default=DEFAULT_DPI,
+                   help="dpi at which a rendered reference draws sizes in mm or points (default %(default)g)")
+    p.add_argument("--reference-note", help=argparse.SUPPRESS)  # set by geofidelity:mfp
+    p.add_argument("-q", "--quiet", action="store_true")
+    p.set_defaults(func=cmd_mfp)
+
+
+def _mode(args) -> str:
+    from geofidelity_plugin.core.errors import InputError
+
+    if args.generated_folder or args.reference_folder:
+        if not (args.generated_folder and args.reference_folder):
+            raise InputError("folder mode needs two folders — give both --generated-folder and --reference-folder")
+        if args.generated or args.reference or args.osm or args.layer:
+            raise InputError("both a folder pair and a single map were given — give either the two folders or "
+                             "--generated with one reference")
+        return "folder"
+    if not args.generated:
+        raise InputError("no generated map — give --generated RASTER (or --generated-folder with --reference-folder)")
+    sources = [bool(args.reference), bool(args.osm), bool(args.layer)]
+    if sum(sources) != 1:
+        raise InputError("no single reference for the generated map — give exactly one of --reference RASTER, "
+                         "--osm FILE or --layer FILE (repeatable)")
+    return "raster"
+
+
+def render(args, out: Path, progress) -> tuple[Path, str]:
+    """Render the reference for the generated raster's grid with QGIS; returns its path and a note."""
+    from geofidelity_plugin.core import events
+    from geofidelity_plugin.core.errors import InputError
+    from geofidelity_plugin.core.map_fidelity.raster_io import MapRaster
+
+    try:
+        with warnings.catch_warnings():  # QGIS's start-up changes the warning filters: keep ours
+            from geofidelity_plugin.qgis_side.qgis_env import start_qgis
+
+            start_qgis()
+            from geofidelity_plugin.backend import map_render
+            from qgis.core import QgsVectorLayer
+    except ImportError as exc:
+        raise InputError(f"rendering the reference needs QGIS, which this Python cannot import ({exc}) — run the "
+                         "backend in a venv made with --system-site-packages beside Debian's QGIS, use "
+                         "geofidelity:mfp in QGIS, or give --reference RASTER") from None
+    grid = MapRaster(args.generated).grid
+    if args.osm:
+        names = [n.strip() for n in args.osm_layers.split(",") if n.strip()]
+        layers = map_render.osm_layers(args.osm, names)
+        note = f"reference rendered by QGIS from {args.osm} ({', '.join(names)}; default styles)"
+    else:
+        layers = []
+        for path in args.layer:
+            layer = QgsVectorLayer(path, Path(path.split("|")[0]).stem, "ogr")
+            if not layer.isValid():
+                raise InputError(f"{path} cannot be read as a vector layer — give a GeoPackage, shapefile or "
+                                 "other OGR file")
+            layers.append(layer)
+        note = f"reference rendered by QGIS from {', '.join(args.layer)} (their saved styles)"
+    events.announce_stage(progress, "rendering the reference map")
+    path = map_render.render_reference(layers, grid, out / "reference.tif", background=args.background,
+                                       dpi=args.dpi, progress=progress)
+    return path, f"{note}; background {args.background}, {args.dpi:g} dpi"
+
+
+def cmd_mfp(args) -> int:
+    from geofidelity_plugin.core import events
+    from geofidelity_plugin.core.map_fidelity.metric import MapFidelityScorer
+    from geofidelity_plugin.core.map_fidelity.options import MapFidelityOptions
+    from geofidelity_plugin.core.map_fidelity.outputs import STYLE, TILE_LAYER
+    from geofidelity_plugin.core.map_fidelity.raster_io import check_pair
+    from geofidelity_plugin.core.map_fidelity.run import score_folders, score_rasters
+    from geofidelity_plugin.core.map_fidelity.vit import MapViT, resolve_model
+    from geofidelity_plugin.core.output_paths import check_output_folder
+
+    mode = _mode(args)
+    options = MapFidelityOptions(tile=args.tile, overlap=args.overlap, batch_size=args.batch_size).check()
+    out = check_output_folder(args.out, "MFP output folder")
+    progress = progress_for("mfp", args.quiet)
+    try:
+        reference, note = args.reference, args.reference_note
+        if mode == "raster" and not reference:
+            reference, note = render(args, out, progress)
+            events.output("REFERENCE", reference)
+        if mode == "raster":
+            check_pair(args.generated, reference)
+        model = resolve_model(args.model, warn=progress.warning)
+        events.announce_stage(progress, "loading the feature model", model)
+        scorer = MapFidelityScorer(MapViT(model, device=args.device), batch_size=options.batch_size)
+        events.announce_stage(progress, "scoring tiles" if mode == "raster" else "scoring pairs")
+        if mode == "raster":
+            run = score_rasters(args.generated, reference, out, scorer, options, progress, reference_note=note)
+        else:
+            run = score_folders(args.generated_folder, args.reference_folder, out, scorer, options, progress)
+    finally:
+        progress.close()
+    label = scorer.vit.label
+    print(f"MFP ({label}): {run.count} {'tiles' if mode == 'raster' else 'pairs'}; mean "
+          + ", ".join(f"{k} {v:.4f}" for k, v in run.means.items()))
+    for key, path in run.paths.items():
+        print(f"  {key:<12} {path}")
+    if "tiles_gpkg" in run.paths:
+        gpkg = run.paths["tiles_gpkg"]
+        events.output("TILES", gpkg, layer=f"{gpkg}|layername={TILE_LAYER}", name=f"MFP per tile — {label}",
+                      style=STYLE)
+    for key in ("tiles_csv", "pairs_csv", "summary_csv", "figure", "manifest"):
+        if key in run.paths:
+            events.output(key.upper(), run.paths[key])
+    events.value("COUNT", run.count)
+    events.value("MODEL", label)
+    for key, value in run.means.items():
+        events.value(f"MEAN_{key.upper()}", value)
+    return 0

@@ -1,0 +1,3 @@
+from .venv_setup import main
+
+raise SystemExit(main())

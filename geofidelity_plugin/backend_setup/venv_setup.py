@@ -1,0 +1,430 @@
+"""Set up a GeoFidelity backend environment: a venv with one profile's pinned requirements.
+
+*Set up backend…* in *Settings › Options › GeoFidelity* runs this inside QGIS's own Python, so it
+imports the standard library only and never installs anything into the interpreter it runs in:
+every step is a child process (``<python> -m venv``, ``<venv python> -m pip install``, the
+doctor), each in its own process group so that Cancel stops it with all its children.
+
+Profiles (``resources/backend/profiles.json``): *light* pins what the stages without a neural
+network need (selection, Mapillary, coverage, galleries, release, report); *full* is the
+project's ``requirements.lock``. The geo stack (pyproj, shapely, fiona, scipy, matplotlib,
+Pillow, requests) is not pinned: on Linux it comes from the operating system, which is why the
+venv is made with ``--system-site-packages`` there by default — Debian's packages are the
+versions the project is tested with (shapely 1.8's API) and share QGIS's own GDAL/PROJ, and pip
+wheels of that stack would add a second copy of GDAL/PROJ. ``<venv>/share/proj`` is linked to
+the system's PROJ data so that Debian's pyproj finds it from inside the venv.
+
+Command line: ``python3 -m geofidelity_plugin.backend_setup --venv DIR [--python P]
+[--profile light|full] [--torch configured|cpu|cuda]``.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+from datetime import datetime, timezone
+from pathlib import Path
+
+PROFILE_FILE = "geofidelity-backend.json"
+TORCH_FLAVOURS = ("configured", "cpu", "cuda")
+CPU_INDEX = "https://download.pytorch.org/whl/cpu"
+MIN_PYTHON = (3, 10)
+TERMINATE_GRACE_S = 1.0
+_PIP_SOURCES = ("PIP_FIND_LINKS", "PIP_EXTRA_INDEX_URL", "PIP_INDEX_URL", "PIP_NO_INDEX", "PIP_CONSTRAINT")
+
+
+from geofidelity_plugin.backend_setup.profiles import (Profile, Requirement, SetupCancelled, SetupError, _project_file, load_profile, normalise, package_root, parse_requirements, profile_names, read_profile_file, system_modules, torch_flavour_labels)
+
+#: the profile names are re-exported: the settings page, the doctor and the tests read them from here
+__all__ = ["BackendSetup", "PipProgress", "Profile", "Requirement", "SetupCancelled", "SetupError", "_project_file",
+           "child_environment", "default_base_python", "default_venv_dir", "load_profile", "main", "normalise",
+           "package_root", "parse_requirements", "pip_failure", "profile_names", "read_profile_file",
+           "system_modules", "torch_flavour_labels", "venv_python", "PROFILE_FILE", "TORCH_FLAVOURS"]
+
+
+# --- places ---------------------------------------------------------------------------------
+
+def default_base_python() -> str | None:
+    """The Python a new venv is made from. Never ``sys.executable``: inside QGIS that is QGIS."""
+    candidates = ["/usr/bin/python3"] if sys.platform.startswith("linux") else []
+    if sys.platform == "win32":
+        candidates.append(str(Path(sys.base_prefix) / "python.exe"))
+    candidates += [shutil.which("python3") or "", shutil.which("python") or ""]
+    return next((c for c in candidates if c and Path(c).is_file()), None)
+
+
+def default_venv_dir() -> Path:
+    if sys.platform == "win32":
+        base = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local") / "GeoFidelity"
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library" / "Application Support" / "GeoFidelity"
+    else:
+        base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share") / "geofidelity"
+    return base / "backend"
+
+
+def venv_python(venv: str | Path) -> Path:
+    venv = Path(venv)
+    return venv / "Scripts" / "python.exe" if sys.platform == "win32" else venv / "bin" / "python"
+
+
+def child_environment(extra: dict | None = None) -> dict:
+    """A clean environment for child Pythons: none of QGIS's own Python settings."""
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONHOME", "PYTHONPATH", "PYTHONSTARTUP")}
+    env.update(PYTHONIOENCODING="utf-8", PYTHONUNBUFFERED="1")
+    env.update(extra or {})
+    return env
+
+
+# --- pip's output as progress ---------------------------------------------------------------
+
+class PipProgress:
+    """Turns pip's lines into (fraction, stage): resolving and downloading fill 5–70 %, the
+    install 70–95 %; ``total`` is the number of requirements in the file."""
+
+    def __init__(self, total: int):
+        self.total = max(1, total)
+        self.seen = 0
+        self.fraction = 0.05
+
+    def feed(self, line: str) -> tuple[float, str] | None:
+        text = line.strip()
+        if text.startswith(("Collecting ", "Requirement already satisfied", "Processing ")):
+            self.seen += 1
+            return self._at(0.05 + 0.65 * min(1.0, self.seen / self.total), "resolving and downloading")
+        if text.startswith(("Downloading ", "Using cached ")):
+            return self._at(self.fraction, "resolving and downloading")
+        if text.startswith("Installing collected packages"):
+            return self._at(0.7, "installing")
+        if text.startswith("Successfully installed"):
+            return self._at(0.95, "installed")
+        return None
+
+    def _at(self, fraction: float, stage: str) -> tuple[float, str]:
+        self.fraction = max(self.fraction, round(fraction, 4))  # never backwards
+        return self.fraction, stage
+
+
+def pip_failure(code: int, tail: list[str], profile: str) -> str:
+    """pip's failure as "<problem> — <fix>", with pip's own last error lines."""
+    errors = [line.strip() for line in tail if line.strip().startswith("ERROR")] or \
+             [line.strip() for line in tail if line.strip()][-3:]
+    said = " | ".join(e[:300] for e in errors[-3:]) or f"exit {code}"
+    joined = "\n".join(tail)
+    missing = re.search(r"No matching distribution found for (\S+)", joined)
+    if missing:
+        fix = (f"{missing.group(1)} is not available for this Python and platform from the package index pip "
+               "uses: check the name and version, your network or proxy (pip config list), or choose another "
+               "profile")
+    elif "No module named pip" in joined:
+        fix = "the environment has no pip: add it with `<environment>/bin/python -m ensurepip`, or choose a new folder"
+    elif re.search(r"No space left|Errno 28", joined):
+        fix = "the disk is full: free some space or choose a target folder on another disk"
+    elif re.search(r"NewConnectionError|Temporary failure in name resolution|Could not fetch URL|ProxyError|"
+                   r"timed out|SSLError", joined):
+        fix = ("pip could not reach the package index: check the network connection or proxy "
+               "(pip config list), then run Set up backend again (it reuses the folder)")
+    else:
+        fix = "read pip's log above, fix the cause, then run Set up backend again (it reuses the folder)"
+    return f"pip could not install the {profile} profile ({said}) — {fix}"
+
+
+# --- the setup ------------------------------------------------------------------------------
+
+class BackendSetup:
+    """Create or reuse a venv, install a profile, record it, run the doctor.
+
+    ``on_line(text)`` receives every log line, ``on_progress(fraction, stage)`` the progress;
+    both are called from the thread that runs :meth:`run`. :meth:`cancel` may be called from any
+    thread: it stops the running child's whole process group."""
+
+    def __init__(self, venv, python: str | None = None, profile: str | Profile = "light",
+                 torch: str = "configured", system_site_packages: bool | None = None,
+                 models_dir: str | None = None, on_line=None, on_progress=None):
+        if torch not in TORCH_FLAVOURS:
+            raise SetupError(f"unknown torch flavour {torch!r} — choose one of {', '.join(TORCH_FLAVOURS)}")
+        self.venv = Path(venv).expanduser().absolute()
+        self.python = python or default_base_python()
+        self.profile = profile if isinstance(profile, Profile) else load_profile(profile)
+        self.torch = torch
+        self.system_site_packages = sys.platform.startswith("linux") if system_site_packages is None \
+            else system_site_packages
+        self.models_dir = models_dir
+        self.on_line = on_line or (lambda text: None)
+        self.on_progress = on_progress or (lambda fraction, stage: None)
+        self.cancelled = threading.Event()
+        self._proc: subprocess.Popen | None = None
+        self._lock = threading.Lock()
+
+    # public
+
+    def run(self) -> dict:
+        """Everything, in order; returns the doctor's report of the new environment."""
+        self._progress(0.0, "checking")
+        reuse = self._prepare_folder()
+        if not reuse:
+            self._create_venv()
+        self._link_proj()
+        (self.venv / PROFILE_FILE).unlink(missing_ok=True)  # the environment changes: no stale record
+        self._install()
+        if self.cancelled.is_set():
+            raise self._cancelled()
+        self._write_profile_file()
+        self._progress(0.96, "running the doctor")
+        report = self._doctor()
+        self._progress(1.0, "done")
+        if not report.get("healthy"):
+            first = (report.get("problems") or [{}])[0]
+            raise SetupError(f"the environment at {self.venv} was set up, but the doctor finds a problem: "
+                             f"{first.get('problem', 'unknown')} — {first.get('fix', 'see the report')}")
+        return report
+
+    def cancel(self) -> None:
+        self.cancelled.set()
+        with self._lock:
+            proc = self._proc
+        if proc is not None:
+            _signal_group(proc, signal.SIGTERM)
+            timer = threading.Timer(TERMINATE_GRACE_S, _signal_group, (proc, getattr(signal, "SIGKILL", signal.SIGTERM)))
+            timer.daemon = True
+            timer.start()
+
+    # steps
+
+    def _prepare_folder(self) -> bool:
+        """True when the folder already holds a venv to reuse."""
+        for running in {Path(sys.prefix).resolve(), Path(sys.base_prefix).resolve()}:
+            if self.venv.resolve() == running:
+                raise SetupError(f"{self.venv} is the Python environment this program runs in — choose another "
+                                 "folder: Set up backend never changes the Python it runs in")
+        if (self.venv / "pyvenv.cfg").is_file() and venv_python(self.venv).exists():
+            config = (self.venv / "pyvenv.cfg").read_text(encoding="utf-8", errors="replace")
+            self.system_site_packages = bool(re.search(r"include-system-site-packages\s*=\s*true", config, re.I))
+            self._log(f"reusing the environment at {self.venv}")
+            return True
+        if self.venv.exists() and (not self.venv.is_dir() or any(self.venv.iterdir())):
+            raise SetupError(f"{self.venv} exists and is not a Python environment — choose a new or empty folder, "
+                             "or an existing venv to reuse")
+        self._check_base_python()
+        try:
+            self.venv.mkdir(parents=True, exist_ok=True)
+            probe = self.venv / ".geofidelity-write-probe"
+            probe.write_text("", encoding="utf-8")
+            probe.unlink()
+        except OSError as exc:
+            raise SetupError(f"cannot create the environment in {self.venv} ({exc.strerror or exc}) — choose a "
+                             "folder you can write to") from None
+        return False
+
+    def _check_base_python(self) -> None:
+        if not self.python or not Path(self.python).is_file():
+            raise SetupError(f"the base Python {self.python or '(none found)'} was not found — give the path of a "
+                             "Python 3.10 or newer (on Debian: /usr/bin/python3)")
+        try:
+            out = subprocess.run([self.python, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
+                                 capture_output=True, text=True, timeout=60, env=child_environment())
+            version = tuple(int(p) for p in out.stdout.strip().split("."))
+        except (OSError, ValueError, subprocess.SubprocessError) as exc:
+            raise SetupError(f"the base Python {self.python} does not run ({exc}) — give the path of a working "
+                             "Python 3.10 or newer") from None
+        if version < MIN_PYTHON:
+            raise SetupError(f"the base Python {self.python} is Python {'.'.join(map(str, version))}; GeoFidelity "
+                             f"needs {'.'.join(map(str, MIN_PYTHON))} or newer — choose a newer Python")
+
+    def _create_venv(self) -> None:
+        self._progress(0.01, "creating the environment")
+        argv = [self.python, "-m", "venv", *(["--system-site-packages"] if self.system_site_packages else []),
+                str(self.venv)]
+        code, tail = self._run(argv, child_environment())
+        if code != 0:
+            said = " | ".join(line.strip() for line in tail if line.strip())[-400:]
+            fix = ("install the venv module (on Debian: sudo apt install python3-venv) or choose another Python"
+                   if "ensurepip" in said or "venv" in said else "choose another Python or folder")
+            raise SetupError(f"{self.python} could not create the environment at {self.venv} ({said}) — {fix}")
+
+    def _link_proj(self) -> None:
+        """Debian's pyproj looks for PROJ data under ``sys.prefix/share/proj``."""
+        system = Path("/usr/share/proj")
+        target = self.venv / "share" / "proj"
+        if self.system_site_packages and system.is_dir() and not target.exists() and sys.platform != "win32":
+            try:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.symlink_to(system)
+            except OSError as exc:
+                self._log(f"warning: could not link {target} to {system} ({exc}); pyproj may not find its data")
+
+    def pip_command(self, requirements_file: Path) -> tuple[list[str], dict]:
+        """pip's command line and environment for this profile and torch flavour."""
+        argv = [str(venv_python(self.venv)), "-m", "pip", "install", "--progress-bar", "off",
+                "--disable-pip-version-check", "--no-input", "-r", str(requirements_file)]
+        env = child_environment({"PYTHONNOUSERSITE": "1"})  # everything pip adds lands in the venv
+        if self.profile.has("torch") and self.torch == "cpu":
+            argv += ["--extra-index-url", CPU_INDEX]
+        if self.profile.has("torch") and self.torch == "cuda":  # PyPI's default build, not a configured CPU wheel
+            env = {k: v for k, v in env.items() if k not in _PIP_SOURCES}
+            env["PIP_CONFIG_FILE"] = os.devnull
+        return argv, env
+
+    def _install(self) -> None:
+        pins = self.venv / f"geofidelity-requirements-{self.profile.name}.txt"
+        pins.write_text("\n".join(r.line for r in self.profile.requirements) + "\n", encoding="utf-8")
+        argv, env = self.pip_command(pins)
+        self._progress(0.05, "resolving and downloading")
+        self._log(f"installing the {self.profile.name} profile ({len(self.profile.requirements)} requirements, "
+                  f"torch: {self.torch if self.profile.has('torch') else 'not in this profile'})")
+        code, tail = self._run(argv, env, PipProgress(len(self.profile.requirements)))
+        if code != 0:
+            raise SetupError(pip_failure(code, tail, self.profile.name))
+
+    def _write_profile_file(self) -> None:
+        from geofidelity_plugin.core.events import backend_version
+
+        record = {"profile": self.profile.name, "requirements": [r.line for r in self.profile.requirements],
+                  "top_level": self.profile.top_level, "system": self.profile.system,
+                  "torch_flavour": self.torch if self.profile.has("torch") else None,
+                  "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+                  "base_python": self.python, "system_site_packages": self.system_site_packages,
+                  "geofidelity_version": backend_version()}
+        tmp = self.venv / (PROFILE_FILE + ".part")
+        tmp.write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
+        os.replace(tmp, self.venv / PROFILE_FILE)
+
+    def _doctor(self) -> dict:
+        argv = [str(venv_python(self.venv)), "-m", "geofidelity_plugin", "--events", "jsonl", "doctor", "--exit-zero"]
+        if self.models_dir:
+            argv += ["--models-dir", self.models_dir]
+        lines: list[str] = []
+        code, tail = self._run(argv, child_environment({"PYTHONPATH": str(package_root())}), sink=lines)
+        final = None
+        for line in lines:
+            try:
+                event = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(event, dict) and event.get("event") in ("result", "error"):
+                final = event
+        if final is not None and final["event"] == "result" and "DOCTOR" in (final.get("values") or {}):
+            return final["values"]["DOCTOR"]
+        said = (final or {}).get("message") or " | ".join(t.strip() for t in tail if t.strip())[-400:]
+        raise SetupError(f"the doctor did not run in the new environment ({said or f'exit {code}'}) — run "
+                         f"`{venv_python(self.venv)} -m geofidelity_plugin doctor` to see why")
+
+    # child processes
+
+    def _run(self, argv: list[str], env: dict, parser: PipProgress | None = None,
+             sink: list | None = None) -> tuple[int, list[str]]:
+        """Run one child in its own process group; stdout+stderr lines go to the log (or to
+        ``sink``). Returns the exit code and the last 40 lines."""
+        if self.cancelled.is_set():
+            raise self._cancelled()
+        kwargs = {"creationflags": subprocess.CREATE_NEW_PROCESS_GROUP} if sys.platform == "win32" \
+            else {"start_new_session": True}
+        tail: list[str] = []
+        try:
+            proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                    stderr=subprocess.STDOUT if sink is None else subprocess.PIPE,
+                                    env=env, text=True, encoding="utf-8", errors="replace", bufsize=1, **kwargs)
+        except OSError as exc:
+            raise SetupError(f"{argv[0]} could not start ({exc.strerror or exc}) — check the path") from None
+        with self._lock:
+            self._proc = proc
+        try:
+            if sink is not None:  # the doctor: protocol lines on stdout, its log on stderr
+                out, err = proc.communicate()
+                sink.extend(out.splitlines())
+                tail = err.splitlines()[-40:]
+            else:
+                for raw in proc.stdout:
+                    line = raw.rstrip("\r\n")
+                    tail = (tail + [line])[-40:]
+                    self._log(line)
+                    step = parser.feed(line) if parser else None
+                    if step:
+                        self._progress(*step)
+            code = proc.wait()
+        except BaseException:  # Ctrl-C in the CLI, a failing callback: leave no child behind
+            _signal_group(proc, getattr(signal, "SIGKILL", signal.SIGTERM))
+            proc.wait()
+            raise
+        finally:
+            with self._lock:
+                self._proc = None
+        if self.cancelled.is_set():  # children that outlived the leader
+            _signal_group(proc, getattr(signal, "SIGKILL", signal.SIGTERM))
+        if self.cancelled.is_set():
+            raise self._cancelled()
+        return code, tail
+
+    def _cancelled(self) -> SetupCancelled:
+        return SetupCancelled(f"cancelled — the environment at {self.venv} is incomplete and has no profile record; "
+                              "run Set up backend again (it reuses the folder) or delete the folder")
+
+    def _log(self, text: str) -> None:
+        self.on_line(text)
+
+    def _progress(self, fraction: float, stage: str) -> None:
+        self.on_progress(fraction, stage)
+
+
+def _signal_group(proc: subprocess.Popen, sig) -> None:
+    try:
+        if sys.platform == "win32":
+            proc.kill()
+        else:
+            os.killpg(proc.pid, sig)
+    except (ProcessLookupError, PermissionError, OSError):
+        pass
+
+
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python3 -m geofidelity_plugin.backend_setup",
+                                     description="Create (or reuse) a GeoFidelity backend environment and install "
+                                                 "a profile's pinned requirements; then run the doctor. Exit 0 when "
+                                                 "the new backend is healthy, 2 otherwise, 130 when interrupted.")
+    parser.add_argument("--venv", required=True, help="environment folder (new, empty, or an existing venv to reuse)")
+    parser.add_argument("--python", help=f"base Python for a new venv (default: {default_base_python()})")
+    parser.add_argument("--profile", default="light", choices=profile_names())
+    parser.add_argument("--torch", default="configured", choices=TORCH_FLAVOURS,
+                        help="configured: pip's own configuration; cpu: download.pytorch.org's CPU build; "
+                             "cuda: PyPI's default build (default %(default)s)")
+    parser.add_argument("--no-system-site-packages", action="store_true",
+                        help="a venv without the system's packages (default on Linux: with them — the geo stack "
+                             "comes from the system)")
+    parser.add_argument("--models-dir", help="models folder the doctor looks in")
+    args = parser.parse_args(argv)
+    shown = {}
+
+    def progress(fraction: float, stage: str) -> None:
+        if shown.get("last") != (int(100 * fraction), stage):
+            shown["last"] = (int(100 * fraction), stage)
+            print(f"[{100 * fraction:3.0f} %] {stage}", flush=True)
+
+    setup = BackendSetup(args.venv, args.python, args.profile, args.torch,
+                         False if args.no_system_site_packages else None, args.models_dir,
+                         on_line=lambda text: print(text, flush=True), on_progress=progress)
+    try:
+        report = setup.run()
+    except KeyboardInterrupt:
+        setup.cancel()
+        print("error: interrupted", file=sys.stderr)
+        return 130
+    except SetupError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 130 if isinstance(exc, SetupCancelled) else 2
+    from geofidelity_plugin.backend_setup.doctor_report import render_text
+
+    print(render_text(report))
+    print(f"backend ready: {venv_python(setup.venv)} (profile {report.get('profile', {}).get('name')}, healthy) — "
+          "give it as the backend Python in Settings › Options › GeoFidelity")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

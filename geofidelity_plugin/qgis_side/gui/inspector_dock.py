@@ -1,0 +1,394 @@
+"""The segment inspector dock: a clicked road's facts, reference panel (paged, with accept /
+reject audit buttons kept in the benchmark store), gallery negatives, the generated panel of
+the chosen model and condition, and its scores beside the real anchors.
+
+Nothing here reads a file on the GUI thread: a click starts a read of that one segment
+(:class:`~geofidelity_plugin.core.inspect.segment_view.SegmentReader`) in a worker thread, the
+dock says "loading…", and the result arrives through a queued signal; a newer click supersedes
+an older one. Thumbnails are decoded in workers too (:mod:`.thumbnails`).
+"""
+from __future__ import annotations
+
+import threading
+import traceback
+from html import escape
+from pathlib import Path
+
+from qgis.PyQt.QtCore import QObject, QRunnable, QSize, QThreadPool, Qt, pyqtSignal, pyqtSlot
+from qgis.PyQt.QtGui import QIcon, QImage, QPixmap
+from qgis.PyQt.QtWidgets import (QAbstractItemView, QComboBox, QDialog, QDockWidget, QHBoxLayout, QLabel,
+                                 QListView, QListWidget, QListWidgetItem, QPushButton, QScrollArea,
+                                 QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
+
+from geofidelity_plugin.core.errors import user_message
+from geofidelity_plugin.qgis_side.gui.thumbnails import ThumbnailLoader
+
+STORE_PROPERTY = "geofidelity/store"
+EVALUATION_PROPERTY = "geofidelity/evaluation"
+PAGE_SIZE = 8
+THUMB = 112
+FULL = 1200
+SCORE_ROWS = ("cos_sim", "top1", "chance_adjusted_top1", "margin_hard", "margin_mean", "margin_nearest_same_city",
+              "margin_same_city_other_neighbourhood", "margin_same_driving_side_other_city",
+              "margin_random_other_city", "margin_same_neighbourhood", "gallery_size", "mmd2", "gads")
+
+
+class _TaskSignals(QObject):
+    finished = pyqtSignal(int, object, str, str)  # token, result, problem, details for the log
+
+
+class _Task(QRunnable):
+    """``work()`` in a worker thread; its result, or its failure as a message, goes back by signal.
+    A read (``skip_when_stale``) whose click was superseded before it started is skipped."""
+
+    def __init__(self, dock: "InspectorDock", token: int, work, skip_when_stale: bool):
+        super().__init__()
+        self.dock, self.token, self.work, self.skip_when_stale = dock, token, work, skip_when_stale
+        self.signals = dock.task_signals  # held here: the job may outlive the dock's wrapper
+
+    def run(self):
+        if self.skip_when_stale and self.token != self.dock.token:
+            return
+        self.dock.read_threads.add(threading.get_ident())
+        try:
+            result, problem, details = self.work(), "", ""
+        except Exception as exc:  # noqa: BLE001 — every failure is a message in the dock, never a traceback in QGIS
+            problem, foreseen = user_message(exc)
+            result, details = None, "" if foreseen else traceback.format_exc()
+            if not foreseen:
+                problem = (f"unexpected error ({type(exc).__name__}: {exc}) — this is a bug in GeoFidelity: the "
+                           "details are in the Log Messages panel (GeoFidelity tab); please report it")
+        self.signals.finished.emit(self.token, result, problem, details)
+
+
+def _with_credits(reader, view):
+    """In the worker: the view with its ``credits`` lines (OSM, Mapillary with the creators of the
+    segment's images when the store recorded them, the stand-in note)."""
+    from geofidelity_plugin.core.atlas.data import segment_creators
+    from geofidelity_plugin.core.attribution import credit_lines
+
+    view.credits = credit_lines(bool(view.stand_in), segment_creators(reader.connection(), view.segment_id))
+    return view
+
+
+def _gallery(parent) -> QListWidget:
+    widget = QListWidget(parent)
+    widget.setViewMode(QListView.IconMode)
+    widget.setIconSize(QSize(THUMB, THUMB))
+    widget.setResizeMode(QListView.Adjust)
+    widget.setMovement(QListView.Static)
+    widget.setMinimumHeight(THUMB + 40)
+    widget.setSelectionMode(QAbstractItemView.ExtendedSelection)
+    widget.setGridSize(QSize(THUMB + 16, THUMB + 40))
+    widget.setUniformItemSizes(True)
+    widget.setWordWrap(True)
+    widget.setTextElideMode(Qt.ElideMiddle)
+    return widget
+
+
+class InspectorDock(QDockWidget):
+    def __init__(self, parent=None):
+        super().__init__("GeoFidelity inspector", parent)
+        self.setObjectName("GeoFidelityInspector")
+        self.setMinimumWidth(560)
+        self.loader = ThumbnailLoader(self)
+        self.loader.ready.connect(self._thumbnail_ready)
+        self.pool = QThreadPool(self)
+        self.pool.setMaxThreadCount(1)  # reads and audit writes in click order, one at a time
+        self.task_signals = _TaskSignals()
+        self.task_signals.finished.connect(self._task_done)
+        self.token = 0
+        self.read_threads: set[int] = set()  # threading.get_ident() of each thread that read the store
+        self.readers: dict = {}  # (store, evaluation folder) → SegmentReader, used by the worker only
+        self.items: dict[str, list[QListWidgetItem]] = {}
+        self.view = self.reader = self.layer = None
+        self.segment_id = self.problem = None
+        self.attributes: dict = {}
+        self.source = (None, None)  # the layer's store and evaluation folder properties
+        self.loading = False
+        self.page = 0
+        self.full_view = self.full_path = None
+        body = QWidget(self)
+        layout = QVBoxLayout(body)
+        self.title = QLabel("Click a GeoFidelity road segment on the map.", body)
+        self.title.setWordWrap(True)
+        self.title.setTextFormat(Qt.RichText)
+        layout.addWidget(self.title)
+        pick = QHBoxLayout()
+        self.model_box, self.condition_box = QComboBox(body), QComboBox(body)
+        for label, box in (("Model", self.model_box), ("Condition", self.condition_box)):
+            pick.addWidget(QLabel(label, body))
+            pick.addWidget(box, 1)
+            box.activated.connect(self._reload)
+        self.atlas_button = QPushButton("Atlas PDF…", body)
+        self.atlas_button.setToolTip("A PDF with one page per segment of this layer's benchmark (geofidelity:atlas)")
+        self.atlas_button.clicked.connect(self.open_atlas_dialog)
+        pick.addWidget(self.atlas_button)
+        layout.addLayout(pick)
+        layout.addWidget(QLabel("<b>Reference panel</b> (double click: full size)", body))
+        self.references = _gallery(body)
+        layout.addWidget(self.references)
+        row = QHBoxLayout()
+        self.prev_button, self.next_button = QPushButton("◀", body), QPushButton("▶", body)
+        self.page_label = QLabel("", body)
+        self.accept_button, self.reject_button = QPushButton("Accept", body), QPushButton("Reject", body)
+        for w in (self.prev_button, self.page_label, self.next_button, self.accept_button, self.reject_button):
+            row.addWidget(w)
+        self.prev_button.clicked.connect(lambda: self._turn(-1))
+        self.next_button.clicked.connect(lambda: self._turn(1))
+        self.accept_button.clicked.connect(lambda: self.set_audit("accept"))
+        self.reject_button.clicked.connect(lambda: self.set_audit("reject"))
+        layout.addLayout(row)
+        layout.addWidget(QLabel("<b>Gallery negatives</b>", body))
+        self.negatives = _gallery(body)
+        layout.addWidget(self.negatives)
+        layout.addWidget(QLabel("<b>Generated panel</b> (hover: seed and prompt)", body))
+        self.generated = _gallery(body)
+        layout.addWidget(self.generated)
+        self.credits = QLabel("", body)  # attribution of what the thumbnails show (method §1 data sources)
+        self.credits.setWordWrap(True)
+        self.credits.setTextFormat(Qt.RichText)
+        layout.addWidget(self.credits)
+        layout.addWidget(QLabel("<b>Scores</b> — the panel and the real anchors", body))
+        self.scores = QTableWidget(0, 0, body)
+        self.scores.setMinimumHeight(200)
+        layout.addWidget(self.scores)
+        for widget in (self.references, self.negatives, self.generated):
+            widget.itemDoubleClicked.connect(self._open_full)
+        scroll = QScrollArea(self)
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(body)
+        self.setWidget(scroll)
+
+    # -- context --------------------------------------------------------------------------
+    def show_feature(self, layer, feature) -> None:
+        """Slot for the map tool: show ``feature`` of ``layer`` (its store and evaluation are
+        the layer's properties, or the store its evaluation's manifest names)."""
+        self.layer = layer
+        self.source = (layer.customProperty(STORE_PROPERTY) or None, layer.customProperty(EVALUATION_PROPERTY) or None)
+        self.page = 0
+        attributes = dict(zip(feature.fields().names(), feature.attributes()))
+        for box, key in ((self.model_box, "model"), (self.condition_box, "condition")):
+            if attributes.get(key):  # a score layer: show the panel it maps
+                box.blockSignals(True)
+                box.clear()
+                box.addItem(str(attributes[key]))
+                box.blockSignals(False)
+        self.show_segment(str(feature["segment_id"]), attributes)
+
+    def show_segment(self, segment_id: str, attributes: dict | None = None) -> None:
+        """Start reading ``segment_id`` in the worker; until it arrives the dock says "loading…"."""
+        self.segment_id, self.attributes = segment_id, attributes or {}
+        store, evaluation = self.source
+        model, condition = self.model_box.currentText() or None, self.condition_box.currentText() or None
+        self.view = None
+        self._clear(f"<b>{escape(segment_id)}</b> — loading…")
+        self.loading = True
+        self._start(lambda: self._read(store, evaluation, segment_id, model, condition), skip_when_stale=True)
+
+    def _start(self, work, skip_when_stale: bool) -> None:
+        self.token += 1
+        self.loader.begin()
+        self.pool.start(_Task(self, self.token, work, skip_when_stale))
+
+    def _read(self, store, evaluation, segment_id, model, condition):
+        """In the worker: (reader, view), or ``None`` when the layer links to no store."""
+        from geofidelity_plugin.core.inspect.segment_view import SegmentReader, linked_store
+
+        store = linked_store(store, evaluation)
+        if store is None:
+            return None
+        key = (store, evaluation)
+        if key not in self.readers:
+            self.readers[key] = SegmentReader(store, evaluation)
+        reader = self.readers[key]
+        return reader, _with_credits(reader, reader.view(segment_id, model, condition))
+
+    @pyqtSlot(int, object, str, str)  # a Qt slot: disconnected when the dock is deleted
+    def _task_done(self, token: int, result, problem: str, details: str) -> None:
+        if token != self.token:  # a newer click superseded this read
+            return
+        self.loading = False
+        if details:
+            from qgis.core import Qgis, QgsMessageLog
+
+            QgsMessageLog.logMessage(details, "GeoFidelity", Qgis.Critical)
+        if problem:
+            self._show_problem(self.segment_id, problem)
+        elif result is None:
+            attrs = self.attributes
+            self.view = self.reader = None
+            self._clear(f"<b>{escape(str(attrs.get('street_name', self.segment_id)))}</b> — "
+                        f"{escape(str(attrs.get('city', '')))}<br>{escape(self.segment_id)}<br>"
+                        "<i>no benchmark store linked to this layer: run Evaluate</i>")
+        else:
+            self.reader, self.view = result
+            self._fill()
+
+    def _clear(self, title: str) -> None:
+        self.title.setText(title)
+        for w in (self.references, self.negatives, self.generated):
+            w.clear()
+        self.scores.setRowCount(0)
+        self.credits.setText("")
+        self.page_label.setText("")
+        self.items.clear()
+
+    def _show_problem(self, segment_id: str, problem: str) -> None:
+        self.view, self.problem = None, problem
+        self._clear(f"{escape(segment_id)}<br><span style='color:#b2182b'><b>cannot show this segment:</b> "
+                    f"{escape(problem)}</span>")
+
+    def _reload(self, *_):
+        if self.segment_id:
+            self.show_segment(self.segment_id, self.attributes)
+
+    def stop(self, msecs: int = 2000) -> None:
+        """Drop what is queued, wait for the reads under way and close the store connections."""
+        self.token += 1
+        self.loader.begin()
+        self.pool.waitForDone(msecs)
+        self.loader.wait(msecs)
+        for reader in self.readers.values():
+            reader.close()
+        self.readers.clear()
+
+    # -- filling --------------------------------------------------------------------------
+    def _fill(self) -> None:
+        v, f = self.view, self.view.facts
+        lines = [f"<span style='color:#b2182b'><b>{escape(str(v.stand_in))}</b></span>"] if v.stand_in else []
+        lines += [f"<span style='color:#b2182b'>{escape(note)}</span>" for note in v.notes]
+        self.title.setText(f"<b>{escape(str(f.get('street_name')))}</b> — {escape(str(f.get('neighbourhood') or '?'))}, "
+                           f"{escape(str(f.get('city')))} ({escape(str(f.get('country_code')))}, "
+                           f"{escape(str(f.get('road_class')))}, drives {escape(str(f.get('driving_side')))})<br>"
+                           + "<br>".join([escape(v.segment_id), *lines]))
+        for box, values, current in ((self.model_box, v.models, v.model), (self.condition_box, v.conditions, v.condition)):
+            box.blockSignals(True)
+            box.clear()
+            box.addItems(values)
+            if current in values:
+                box.setCurrentText(current)
+            box.blockSignals(False)
+        self.items.clear()
+        self._fill_references()
+        self.negatives.clear()
+        for kind, (neg_id, images) in v.negatives.items():
+            for img in images[:2]:
+                self._add(self.negatives, img.path, kind.replace("_", " "), f"{kind}: {neg_id}\n{img.path}")
+        self.generated.clear()
+        for img in v.generated:
+            self._add(self.generated, img.path, img.label, img.tooltip)
+        self._fill_scores()
+        self.credits.setText("<br>".join(f"<small>{escape(line)}</small>" for line in v.credits))
+        self._highlight_negatives()
+
+    def _fill_references(self) -> None:
+        refs = self.view.references
+        pages = max(1, (len(refs) + PAGE_SIZE - 1) // PAGE_SIZE)
+        self.page = min(self.page, pages - 1)
+        self.page_label.setText(f"{self.page + 1}/{pages} · {len(refs)} images")
+        self.references.clear()
+        for number, img in enumerate(refs[self.page * PAGE_SIZE:(self.page + 1) * PAGE_SIZE],
+                                     start=self.page * PAGE_SIZE + 1):
+            mark = {"accept": " ✔", "reject": " ✘"}.get(img.audit or "", "")
+            item = self._add(self.references, img.path, f"#{number}{mark}", f"{img.label}\n{img.tooltip}")
+            item.setData(Qt.UserRole + 1, img.reference_id)
+
+    def _fill_scores(self) -> None:
+        columns = list(self.view.scores)
+        self.scores.clear()
+        self.scores.setColumnCount(len(columns))
+        self.scores.setRowCount(len(SCORE_ROWS))
+        self.scores.setHorizontalHeaderLabels([c.replace("anchor:", "") for c in columns])
+        self.scores.setVerticalHeaderLabels(SCORE_ROWS)
+        for j, column in enumerate(columns):
+            for i, key in enumerate(SCORE_ROWS):
+                value = self.view.scores[column].get(key)
+                self.scores.setItem(i, j, QTableWidgetItem("—" if value is None else f"{value:.3f}"))
+
+    def _add(self, widget: QListWidget, path: str, label: str, tooltip: str) -> QListWidgetItem:
+        item = QListWidgetItem(QIcon(), label)
+        item.setToolTip(tooltip)
+        item.setData(Qt.UserRole, path)
+        widget.addItem(item)
+        self.items.setdefault(path, []).append(item)
+        self.loader.request(path, THUMB)
+        return item
+
+    @pyqtSlot(str, int, QImage)
+    def _thumbnail_ready(self, path, size, image) -> None:
+        if size == FULL and path == self.full_path and self.full_view is not None:
+            self._show_full(image)
+            return
+        if size != THUMB or image.isNull():
+            return
+        icon = QIcon(QPixmap.fromImage(image))
+        for item in self.items.get(path, []):
+            try:
+                item.setIcon(icon)
+            except RuntimeError:  # the item was cleared meanwhile
+                pass
+
+    def _highlight_negatives(self) -> None:
+        if self.layer is None or self.view is None:
+            return
+        ids = [neg for neg, _ in self.view.negatives.values()]
+        quoted = ",".join("'" + i.replace("'", "''") + "'" for i in ids)
+        self.layer.selectByExpression(f'"segment_id" IN ({quoted})' if ids else "FALSE")
+
+    # -- actions --------------------------------------------------------------------------
+    def atlas_parameters(self) -> dict:
+        from geofidelity_plugin.qgis_side.gui.atlas_button import atlas_parameters
+
+        return atlas_parameters(self.source, self.model_box.currentText(), self.condition_box.currentText())
+
+    def open_atlas_dialog(self) -> None:
+        from geofidelity_plugin.qgis_side.gui.atlas_button import open_atlas_dialog
+
+        open_atlas_dialog(self.atlas_parameters())
+
+    def _turn(self, step: int) -> None:
+        if self.view:
+            self.page = max(0, self.page + step)
+            self._fill_references()
+
+    def set_audit(self, decision: str) -> int:
+        """Set the manual audit flag of the selected reference images in the store (in the
+        worker), then show the segment again; the number of images sent to the store."""
+        chosen = [i.data(Qt.UserRole + 1) for i in self.references.selectedItems() if i.data(Qt.UserRole + 1)]
+        if not chosen or self.view is None or self.reader is None:
+            return 0
+        reader, segment_id = self.reader, self.segment_id
+        model, condition = self.view.model, self.view.condition
+
+        def write_then_read():
+            from geofidelity_plugin.core.store.store import BenchmarkStore
+
+            with BenchmarkStore(reader.path, create=False) as store:
+                for reference_id in chosen:
+                    store.set_audit(reference_id, decision)
+            return reader, _with_credits(reader, reader.view(segment_id, model, condition))
+
+        self.title.setText(self.title.text() + "<br><i>saving the audit…</i>")
+        self.loading = True
+        self._start(write_then_read, skip_when_stale=False)  # a later click never drops an audit
+        return len(chosen)
+
+    def _open_full(self, item) -> None:
+        self.full_path = item.data(Qt.UserRole)
+        dialog = QDialog(self)
+        dialog.setWindowTitle(Path(self.full_path).name)
+        self.full_label = QLabel("loading…", dialog)
+        QVBoxLayout(dialog).addWidget(self.full_label)
+        dialog.show()
+        self.full_view = dialog
+        self.loader.request(self.full_path, FULL)
+
+    def _show_full(self, image) -> None:
+        try:
+            if image.isNull():
+                self.full_label.setText(f"{escape(self.full_path)} cannot be read — check that the file exists")
+            else:
+                self.full_label.setPixmap(QPixmap.fromImage(image))
+        except RuntimeError:  # the dialog was closed meanwhile
+            pass
