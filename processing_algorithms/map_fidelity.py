@@ -112,7 +112,7 @@ class MapFidelityAlgorithm(QgsProcessingAlgorithm):
 
     def _render(self, parameters, context, generated: str, out_dir: Path, feedback) -> tuple[str, str]:
         """The reference raster: given, or rendered here by QGIS for the generated map's grid."""
-        from geofidelity_plugin.backend import map_render
+        from geofidelity_plugin.qgis_side import map_render
         from geofidelity_plugin.core.map_fidelity.raster_io import MapRaster
 
         reference = self.parameterAsRasterLayer(parameters, self.REFERENCE, context)

@@ -362,9 +362,9 @@ def check_features(args, tmp: Path, device: str = "cuda") -> list[dict]:
     sys.path.insert(0, str(ROOT / "benchmarks"))
     from bench_features import make_images
 
-    from geofidelity_plugin.core.evaluation.feature_cache import FeatureCache
-    from geofidelity_plugin.core.evaluation.features import FeatureExtractor
-    from geofidelity_plugin.core.evaluation.images import load_rgb
+    from geofidelity_plugin.core.vision.feature_cache import FeatureCache
+    from geofidelity_plugin.core.vision.features import FeatureExtractor
+    from geofidelity_plugin.core.vision.images import load_rgb
 
     (tmp / "jpeg").mkdir()
     paths = make_images(tmp / "jpeg", args.images)

@@ -42,7 +42,7 @@ def stand_in_generated(work: Path) -> Path:
     from qgis.PyQt.QtGui import QColor
 
     from geofidelity_plugin.core.map_fidelity.raster_io import MapRaster
-    from geofidelity_plugin.backend.map_render import osm_layers, render_reference
+    from geofidelity_plugin.qgis_side.map_render import osm_layers, render_reference
 
     layers = osm_layers(OSM)
     base = render_reference(layers, grid(0), work / "generated.tif")

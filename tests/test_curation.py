@@ -17,7 +17,7 @@ from pyproj import Geod
 from shapely.geometry import LineString
 
 from geofidelity_plugin.core.errors import Cancelled
-from geofidelity_plugin.core.evaluation.images import load_rgb
+from geofidelity_plugin.core.vision.images import load_rgb
 from geofidelity_plugin.core.progress import RecordingProgress
 from geofidelity_plugin.core.reference_panels import dedup, quality
 from geofidelity_plugin.core.reference_panels.curate import (CurationOptions, curate,
@@ -471,8 +471,7 @@ def test_tier4_unavailable_folder_names_it(tmp_path):
 
 
 def test_tier5_with_a_tiny_mask2former_records_ratios(tmp_path, leuven):
-    from geofidelity_plugin.core.evaluation.semantics import (ATTRIBUTES, SemanticRatioModel,
-                                                              load_attribute_mapping)
+    from geofidelity_plugin.core.vision.semantics import (ATTRIBUTES, SemanticRatioModel, load_attribute_mapping)
 
     from tiny_models import make_tiny_mask2former
 

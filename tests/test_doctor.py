@@ -182,8 +182,8 @@ def test_the_models_are_the_model_managers():
 def test_loaders_lead_with_the_model_managers_command(tmp_path, monkeypatch):
     """A model that is not downloaded: each loader's message names the problem, then the command
     that fetches it under its registered name (never huggingface-cli)."""
-    from geofidelity_plugin.core.evaluation.features import FeatureExtractor
-    from geofidelity_plugin.core.evaluation.semantics import SemanticRatioModel
+    from geofidelity_plugin.core.vision.features import FeatureExtractor
+    from geofidelity_plugin.core.vision.semantics import SemanticRatioModel
     from geofidelity_plugin.core.generation.runner import GenerationRunner
     from geofidelity_plugin.core.reference_panels.urban import TierUnavailable, UrbanSceneScorer
 

@@ -14,7 +14,7 @@ from tiny_models import make_tiny_dinov2, make_tiny_mask2former
 
 @pytest.fixture(scope="module")
 def tiny(tmp_path_factory):
-    from geofidelity_plugin.core.evaluation.semantics import load_attribute_mapping
+    from geofidelity_plugin.core.vision.semantics import load_attribute_mapping
 
     root = tmp_path_factory.mktemp("tiny")
     names = load_attribute_mapping().class_names

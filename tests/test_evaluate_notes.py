@@ -79,8 +79,8 @@ def test_clip_check_fed_by_a_clip_model(tmp_path):
     import torch
     from transformers import CLIPModel, CLIPProcessor
 
-    from geofidelity_plugin.core.evaluation.clip_scores import ClipScorer
-    from geofidelity_plugin.core.evaluation.feature_cache import FeatureCache
+    from geofidelity_plugin.core.vision.clip_scores import ClipScorer
+    from geofidelity_plugin.core.vision.feature_cache import FeatureCache
     from geofidelity_plugin.backend.demo_data import make_demo_clip
 
     store, vectors = make_store(tmp_path / "bench", per_city=2, refs=5)
@@ -117,7 +117,7 @@ def test_clip_check_fed_by_a_clip_model(tmp_path):
 
 
 def test_clip_auto_without_weights_is_a_note(tmp_path, monkeypatch):
-    from geofidelity_plugin.core.evaluation.clip_scores import resolve_clip_model
+    from geofidelity_plugin.core.vision.clip_scores import resolve_clip_model
     from geofidelity_plugin.core.evaluation.run import resolve_semantic_model
 
     monkeypatch.setenv("GEOFIDELITY_MODELS_DIR", str(tmp_path / "no-models"))

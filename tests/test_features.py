@@ -24,10 +24,10 @@ from PIL import Image, ImageFile
 
 from conftest import PHOTOS, REPO, external
 from geofidelity_plugin.core.errors import Cancelled, InputError
-from geofidelity_plugin.core.evaluation import features as features_module
-from geofidelity_plugin.core.evaluation.feature_cache import CacheKey, FeatureCache
-from geofidelity_plugin.core.evaluation.features import FeatureExtractor
-from geofidelity_plugin.core.evaluation.images import ImageError, content_hash, load_rgb
+from geofidelity_plugin.core.vision import features as features_module
+from geofidelity_plugin.core.vision.feature_cache import CacheKey, FeatureCache
+from geofidelity_plugin.core.vision.features import FeatureExtractor
+from geofidelity_plugin.core.vision.images import ImageError, content_hash, load_rgb
 from geofidelity_plugin.core.progress import RecordingProgress
 from tiny_models import make_tiny_dinov2
 
@@ -276,7 +276,7 @@ def test_hub_id_offline_names_the_model(monkeypatch, tmp_path):
 
 
 def test_remote_code_is_never_trusted():
-    folder = REPO / "geofidelity_plugin" / "core" / "evaluation"
+    folder = REPO / "geofidelity_plugin" / "core" / "vision"
     for source in [folder / "features.py", folder / "feature_cache.py", folder / "images.py"]:
         text = source.read_text()
         uses = re.findall(r"trust_remote_code\s*=\s*(\w+)", text)

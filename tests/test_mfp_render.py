@@ -52,7 +52,7 @@ def test_rendered_reference_matches_known_pixels(qgis_app, tmp_path):
     from qgis.core import QgsGeometry, QgsRectangle
 
     from geofidelity_plugin.core.map_fidelity.raster_io import MapRaster, check_pair
-    from geofidelity_plugin.backend.map_render import render_reference
+    from geofidelity_plugin.qgis_side.map_render import render_reference
 
     grid, mask = known_grid(tmp_path)
     squares = [QgsGeometry.fromRect(QgsRectangle(ORIGIN[0] + c * PIXEL, ORIGIN[1] - (r + 1) * PIXEL,
@@ -73,7 +73,7 @@ def test_other_crs_layers_land_on_their_pixels(qgis_app, tmp_path):
     from qgis.core import QgsGeometry, QgsPointXY
 
     from geofidelity_plugin.core.map_fidelity.raster_io import MapRaster
-    from geofidelity_plugin.backend.map_render import render_reference
+    from geofidelity_plugin.qgis_side.map_render import render_reference
 
     grid, _ = known_grid(tmp_path)
     to_wgs84 = Transformer.from_crs(3067, 4326, always_xy=True)
@@ -99,7 +99,7 @@ def test_osm_layers_render_with_default_styles(qgis_app, tmp_path, helsinki_pbf)
     from osgeo import osr
 
     from geofidelity_plugin.core.map_fidelity.raster_io import Grid, MapRaster
-    from geofidelity_plugin.backend.map_render import osm_layers, render_reference
+    from geofidelity_plugin.qgis_side.map_render import osm_layers, render_reference
 
     srs = osr.SpatialReference()
     srs.ImportFromEPSG(3067)
@@ -121,7 +121,7 @@ def test_osm_layers_render_with_default_styles(qgis_app, tmp_path, helsinki_pbf)
 def test_render_refuses_a_grid_without_crs(qgis_app, tmp_path):
     from geofidelity_plugin.core.errors import InputError
     from geofidelity_plugin.core.map_fidelity.raster_io import Grid
-    from geofidelity_plugin.backend.map_render import render_reference
+    from geofidelity_plugin.qgis_side.map_render import render_reference
 
     layer = memory_layer("Point", "EPSG:4326", [], {"name": "square"})
     with pytest.raises(InputError, match="no CRS.*georeference"):

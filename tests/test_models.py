@@ -161,7 +161,7 @@ def test_the_files_chosen_are_those_the_loaders_read():
 # --- download, then load through the real loaders ---------------------------------------------------
 
 def test_download_then_the_feature_extractor_loads_it_offline(hub, tiny_dinov2, tmp_path, monkeypatch):
-    from geofidelity_plugin.core.evaluation.features import FeatureExtractor
+    from geofidelity_plugin.core.vision.features import FeatureExtractor
 
     with pytest.raises(InputError, match="models download tiny-dinov2"):
         local_model(TINY)
@@ -287,7 +287,7 @@ def test_a_dropped_connection_is_resumed_in_the_same_run(hub, big_dinov2, tmp_pa
 
 
 def test_cancel_leaves_no_complete_looking_snapshot_and_a_rerun_finishes(hub, big_dinov2, tmp_path):
-    from geofidelity_plugin.core.evaluation.features import FeatureExtractor
+    from geofidelity_plugin.core.vision.features import FeatureExtractor
 
     root = tmp_path / "models"
     client = HubClient(chunk_bytes=256 * 1024)

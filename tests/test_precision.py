@@ -16,8 +16,8 @@ import pytest
 
 from conftest import PHOTOS, REPO, external
 from geofidelity_plugin.core.errors import InputError
-from geofidelity_plugin.core.evaluation.feature_cache import FeatureCache
-from geofidelity_plugin.core.evaluation.features import FeatureExtractor, exact_fp32, torch_dtype
+from geofidelity_plugin.core.vision.feature_cache import FeatureCache
+from geofidelity_plugin.core.vision.features import FeatureExtractor, exact_fp32, torch_dtype
 from geofidelity_plugin.core.evaluation.options import DEFAULT_PRECISION, EvaluationOptions
 from tiny_models import make_tiny_dinov2, make_tiny_mask2former
 
@@ -108,7 +108,7 @@ def test_fp32_is_the_default_on_every_device(monkeypatch):
 
     import torch
 
-    from geofidelity_plugin.core.evaluation.semantics import SemanticRatioModel
+    from geofidelity_plugin.core.vision.semantics import SemanticRatioModel
     from geofidelity_plugin.core.reference_panels.options import CurationOptions
     from geofidelity_plugin.core.reference_panels.urban import UrbanSceneScorer
 
@@ -182,7 +182,7 @@ def test_fp32_then_bf16_on_one_cache_computes_again(tiny_model, photos, tmp_path
 def test_curation_models_take_the_precision_and_cache_it_apart(photos, tmp_path):
     import torch
 
-    from geofidelity_plugin.core.evaluation.semantics import SemanticRatioModel, load_attribute_mapping
+    from geofidelity_plugin.core.vision.semantics import SemanticRatioModel, load_attribute_mapping
     from geofidelity_plugin.core.reference_panels.urban import DISTRACTOR_PROMPTS, STREET_PROMPT, UrbanSceneScorer
     from test_curation import make_tiny_siglip
 

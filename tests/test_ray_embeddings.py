@@ -15,8 +15,8 @@ from PIL import Image
 
 pytest.importorskip("ray", reason="Ray is not installed (requirements.lock installs it)")
 
-from geofidelity_plugin.core.evaluation.feature_cache import FeatureCache  # noqa: E402
-from geofidelity_plugin.core.evaluation.features import FeatureExtractor  # noqa: E402
+from geofidelity_plugin.core.vision.feature_cache import FeatureCache  # noqa: E402
+from geofidelity_plugin.core.vision.features import FeatureExtractor  # noqa: E402
 from geofidelity_plugin.core.progress import RecordingProgress  # noqa: E402
 from geofidelity_plugin.core.scaleout.cluster import RayCluster  # noqa: E402
 from geofidelity_plugin.core.scaleout.embeddings import RayEmbedder  # noqa: E402

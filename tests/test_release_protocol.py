@@ -96,8 +96,8 @@ def release_run(tmp_path_factory):
     assert cli.main(["evaluate", "--store", str(store), "--out", str(root / "eval"), "--feature-model", str(model),
                      "--protocol", "release", "--semantic-model", "none", "--clip-model", "none", "-q",
                      "--batch-size", "8"]) == 0
-    from geofidelity_plugin.core.evaluation.feature_cache import FeatureCache
-    from geofidelity_plugin.core.evaluation.features import FeatureExtractor
+    from geofidelity_plugin.core.vision.feature_cache import FeatureCache
+    from geofidelity_plugin.core.vision.features import FeatureExtractor
 
     paths = sorted(str(p.resolve()) for p in (root / "release").rglob("*.jpg"))
     with FeatureCache() as cache:  # the embeddings evaluate computed, read back

@@ -10,9 +10,7 @@ import pytest
 
 from conftest import PHOTOS, external
 from geofidelity_plugin.core.errors import Cancelled, InputError
-from geofidelity_plugin.core.evaluation.semantics import (
-    ATTRIBUTES, DEFAULT_MODEL, SemanticRatioModel, check_mapping_against_model,
-    default_mapping_path, load_attribute_mapping, ratios_from_label_map)
+from geofidelity_plugin.core.vision.semantics import (ATTRIBUTES, DEFAULT_MODEL, SemanticRatioModel, check_mapping_against_model, default_mapping_path, load_attribute_mapping, ratios_from_label_map)
 from geofidelity_plugin.core.progress import RecordingProgress
 
 # method §5, copied by hand: Mapillary Vistas v1.2 classes by id.
@@ -263,7 +261,7 @@ def test_mapping_that_does_not_match_the_model_is_refused(tiny_model_dir, tmp_pa
 
 
 def test_feature_cache_serves_a_rerun_without_the_model(tiny_model_dir, photos, tmp_path):
-    from geofidelity_plugin.core.evaluation.feature_cache import FeatureCache
+    from geofidelity_plugin.core.vision.feature_cache import FeatureCache
 
     cache = FeatureCache(tmp_path / "features.sqlite")
     model = SemanticRatioModel(str(tiny_model_dir), device="cpu", cache=cache)

@@ -63,7 +63,7 @@ def context_layers(segments_gpkg: Path, osm_file: str | None, progress=None) -> 
     if layers:
         return layers[::-1]
     if osm_file:
-        from geofidelity_plugin.backend.map_render import osm_layers
+        from geofidelity_plugin.qgis_side.osm_layers import osm_layers
 
         return osm_layers(osm_file)
     if progress is not None:

@@ -59,7 +59,7 @@ def test_core_names_the_option_before_any_load(bench, tmp_path, monkeypatch, opt
     """The core (which QGIS and the demo call) refuses what the command line's types refuse, with
     the option's flag and its name in the QGIS dialog, before the store or a model is opened."""
     from geofidelity_plugin.core.errors import InputError, user_message
-    from geofidelity_plugin.core.evaluation import features
+    from geofidelity_plugin.core.vision import features
     from geofidelity_plugin.core.evaluation.evaluate import EvaluationOptions
     from geofidelity_plugin.core.evaluation.run import run_evaluation
 

@@ -273,7 +273,7 @@ def test_cache_folder_setting_that_cannot_work(tmp_path, monkeypatch, setting):
 def test_devices_checked_before_any_model(device, words):
     import torch
 
-    from geofidelity_plugin.core.devices import check_device
+    from geofidelity_plugin.core.vision.devices import check_device
 
     if device.startswith("cuda") and torch.cuda.is_available():
         pytest.skip("this machine has a CUDA GPU")

@@ -114,8 +114,8 @@ def cmd_geodiv(args) -> int:
             events.announce_stage(progress, "answering the questions")
             answers = local_answers(images, qset, scorer, group_by, progress)
         if features:
-            from geofidelity_plugin.core.evaluation.feature_cache import FeatureCache
-            from geofidelity_plugin.core.evaluation.features import FeatureExtractor
+            from geofidelity_plugin.core.vision.feature_cache import FeatureCache
+            from geofidelity_plugin.core.vision.features import FeatureExtractor
 
             events.announce_stage(progress, "embedding the panels (Vendi score)")
             cache = FeatureCache(args.cache) if args.cache else FeatureCache()

@@ -84,7 +84,7 @@ def render(args, out: Path, progress) -> tuple[Path, str]:
             from geofidelity_plugin.qgis_side.qgis_env import start_qgis
 
             start_qgis()
-            from geofidelity_plugin.backend import map_render
+            from geofidelity_plugin.qgis_side import map_render
             from qgis.core import QgsVectorLayer
     except ImportError as exc:
         raise InputError(f"rendering the reference needs QGIS, which this Python cannot import ({exc}) — run the "

@@ -108,7 +108,8 @@ def cmd_fetch_mapillary(args) -> int:
     from geofidelity_plugin.core.output_paths import check_output_file
     from geofidelity_plugin.core.reference_panels.inputs import check_number, read_segments_checked
     from geofidelity_plugin.core.reference_panels.mapillary import (DEFAULT_BASE_URL, MapillaryClient, token_from_env)
-    from geofidelity_plugin.core.reference_panels.workflow import check_store_has_a_source, fetch_store
+    from geofidelity_plugin.core.reference_panels.inputs import check_store_has_a_source
+    from geofidelity_plugin.core.reference_panels.workflow import fetch_store
 
     # every input and the output first: before the store is opened or a request is sent
     check_number(args.buffer, "--buffer (the road buffer, m)", example="--buffer 30")
@@ -187,7 +188,7 @@ def _fetch_events(args, out, totals: dict, client) -> None:
 
 
 def cmd_curate(args) -> int:
-    from geofidelity_plugin.core.devices import check_device
+    from geofidelity_plugin.core.vision.devices import check_device
     from geofidelity_plugin.core.store.store import BenchmarkStore
     from geofidelity_plugin.core.reference_panels.options import CurationOptions
     from geofidelity_plugin.core.reference_panels.layers import write_images_gpkg

@@ -144,7 +144,6 @@ def gather(store: str | Path, evaluation: str | Path | None, coverage_gpkg: str 
            models: list[str] | None = None, condition: str | None = None, progress=None) -> list[AtlasSegment]:
     """One :class:`AtlasSegment` per segment of the store, sorted by city then street name."""
     from ..progress import check_cancel
-    from .dates import dates_by_segment
 
     reader = SegmentReader(store, evaluation)
     try:
@@ -190,3 +189,22 @@ def chosen_condition(store: str | Path, condition: str | None) -> str | None:
     finally:
         reader.close()
     return "L1" if "L1" in conditions else (conditions[0] if conditions else None)
+
+
+def dates_by_segment(gpkg: str | Path | None) -> dict[str, list[dict]]:
+    """segment_id → its ``coverage_dates`` rows in the audit's order (``{}`` when absent)."""
+    if not gpkg or not Path(gpkg).is_file():
+        return {}
+    db = sqlite3.connect(Path(gpkg).resolve().as_uri() + "?mode=ro", uri=True)
+    db.row_factory = sqlite3.Row
+    out: dict[str, list[dict]] = {}
+    try:
+        if not db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'coverage_dates'").fetchone():
+            return {}
+        for r in db.execute("SELECT segment_id, unit, period, images FROM coverage_dates ORDER BY rowid"):
+            out.setdefault(str(r["segment_id"]), []).append(dict(r))
+    except sqlite3.DatabaseError:
+        return {}
+    finally:
+        db.close()
+    return out

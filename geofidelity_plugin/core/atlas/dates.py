@@ -13,6 +13,7 @@ import math
 import sqlite3
 from pathlib import Path
 
+from .data import dates_by_segment  # noqa: F401 (public here too)
 from .fonts import _font
 
 BAR_RGB = (44, 123, 182)
@@ -47,25 +48,6 @@ def histogram_of(row: dict, dates_rows: list[dict] | None = None) -> tuple[str, 
         except (TypeError, ValueError):
             continue
     return unit, clean
-
-
-def dates_by_segment(gpkg: str | Path | None) -> dict[str, list[dict]]:
-    """segment_id → its ``coverage_dates`` rows in the audit's order (``{}`` when absent)."""
-    if not gpkg or not Path(gpkg).is_file():
-        return {}
-    db = sqlite3.connect(Path(gpkg).resolve().as_uri() + "?mode=ro", uri=True)
-    db.row_factory = sqlite3.Row
-    out: dict[str, list[dict]] = {}
-    try:
-        if not db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'coverage_dates'").fetchone():
-            return {}
-        for r in db.execute("SELECT segment_id, unit, period, images FROM coverage_dates ORDER BY rowid"):
-            out.setdefault(str(r["segment_id"]), []).append(dict(r))
-    except sqlite3.DatabaseError:
-        return {}
-    finally:
-        db.close()
-    return out
 
 
 def _label_step(labels: list[str], slot: float, font) -> int:

@@ -17,6 +17,7 @@ from .. import manifest as manifest_mod
 from ..errors import InputError
 from ..events import announce_stage
 from ..progress import NullProgress, Progress, SubProgress, check_cancel
+from .embedding_rows import _embed, _ratios
 from .galleries import MAIN_KINDS
 from .options import OPTION_RULES, EvaluationOptions  # noqa: F401 (re-exported)
 from .metrics import (ReferenceSet, gads_batch, median_heuristic_gamma,
@@ -41,26 +42,6 @@ class EvaluationResult:
     manifest: dict = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)  # what the reader of the tables must know
     sample_rows: dict = field(default_factory=dict)  # per generated image, as columns (method §7 sample pairing)
-
-
-def _embed(paths: list[str], embedder, options, progress) -> tuple[dict[str, np.ndarray], dict[str, str], dict]:
-    result = embedder.embed_paths(paths, progress=progress)
-    vectors = {}
-    for path, vec in zip(paths, result.embeddings):
-        if path not in result.failed and np.all(np.isfinite(vec)):
-            v = vec.astype(np.float64)
-            if options.l2_normalise:
-                v = v / max(np.linalg.norm(v), 1e-12)
-            vectors[path] = v
-    stats = {"images": len(paths), "computed": int(result.computed), "cached": int(result.cached),
-             "failed": len(result.failed)}
-    return vectors, dict(result.failed), stats
-
-
-def _ratios(paths: list[str], ratio_model, progress) -> tuple[dict[str, np.ndarray], dict[str, str]]:
-    result = ratio_model.ratios_for_paths(paths, progress=progress)
-    out = {p: r for p, r in zip(paths, result.ratios) if p not in result.failed and np.all(np.isfinite(r))}
-    return out, dict(result.failed)
 
 
 def evaluate_store(store: BenchmarkStore, embedder, options: EvaluationOptions | None = None,
@@ -92,7 +73,7 @@ def evaluate_store(store: BenchmarkStore, embedder, options: EvaluationOptions |
         ratios, ratio_failed = _ratios([p for p in paths if p in embed], ratio_model, SubProgress(progress, 70, 85))
     clip_notes: list[str] = []
     if clip_scorer is not None and generated:
-        from .clip_scores import scores_for_generated
+        from geofidelity_plugin.core.vision.clip_scores import scores_for_generated
 
         announce_stage(progress, "CLIP scores")
         clip, clip_failed, clip_notes = scores_for_generated(store, generated, clip_scorer, SubProgress(progress, 85, 88))

@@ -6,16 +6,12 @@ from dataclasses import dataclass
 
 from ..errors import InputError
 from ..option_checks import check_number
+from ..vision.precision import DEFAULT_PRECISION, PRECISIONS, check_precision  # noqa: F401 (public here too)
 
 #: DINOv2 model the method names (method §5); offline runs give a local folder instead
 DEFAULT_FEATURE_MODEL = "facebook/dinov2-base"
 #: images sampled for the median-heuristic kernel bandwidth (method §6)
 GAMMA_SAMPLE_SIZE = 1000
-#: compute precisions of the embedding and curation models (method §5): fp32 on every
-#: device, so a CPU run and a GPU run agree to 1e-4 in cosine; bf16 and fp16 are faster on a GPU
-#: but move the embeddings, so they are an explicit choice, kept apart in the cache and recorded
-PRECISIONS = ("fp32", "bf16", "fp16")
-DEFAULT_PRECISION = "fp32"
 #: evaluation protocols (method §6): the paper's formulas, or the published release's own evaluator
 PROTOCOLS = ("paper", "release")
 #: working memory of the metric pass and of the bootstrap tables (their chunk sizes; results never
@@ -36,14 +32,6 @@ OPTION_RULES = {
     "gamma_sample_size": ("sample size of the kernel bandwidth (γ) estimate", "count", str(GAMMA_SAMPLE_SIZE)),
     "min_reference_images": ("minimum number of reference images per panel", "count", "1"),
 }
-
-
-def check_precision(precision, label: str = "precision (--precision; in QGIS \"Precision\")") -> str:
-    """The precision's name, or a message that lists the choices."""
-    if precision not in PRECISIONS:
-        raise InputError(f"unknown {label} {precision!r} — use fp32 (the default: CPU and GPU runs agree), "
-                         "bf16 or fp16")
-    return precision
 
 
 def parse_memory(text, label: str = "maximum working memory (--max-memory; in QGIS \"Maximum working memory\")") -> int:

@@ -67,7 +67,7 @@ def release_layout(store: BenchmarkStore) -> tuple[list[Block], str]:
 def evaluate_release(store: BenchmarkStore, embedder, options, ratio_model=None,
                      progress: Progress | None = None) -> ReleaseResult:
     """Score every generated panel and the baselines with the release's evaluator."""
-    from .evaluate import _embed, _ratios
+    from .embedding_rows import _embed, _ratios
 
     progress = progress or NullProgress()
     blocks, source = release_layout(store)

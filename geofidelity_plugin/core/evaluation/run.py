@@ -5,13 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..devices import check_device
+from geofidelity_plugin.core.vision.devices import check_device
 from ..errors import InputError
 from ..option_checks import check_number
 from ..events import announce_stage
 from ..progress import NullProgress, Progress
 from .evaluate import EvaluationOptions, evaluate_store, evaluation_manifest
-from .model_refs import check_semantic_model
+from geofidelity_plugin.core.vision.model_refs import check_semantic_model
 from .outputs import check_evaluation_folder, write_outputs
 from .preflight import check_store_ready
 from ..store.sqlite_locks import DEFAULT_LOCK_TIMEOUT_S
@@ -67,8 +67,8 @@ def run_evaluation(store_path: str | Path, out_dir: str | Path, feature_model: s
     generated panels, galleries and their image files) and the output folder — so a bad input
     fails in the first seconds, not after a model load.
     """
-    from .feature_cache import FeatureCache
-    from .features import FeatureExtractor, check_feature_model
+    from geofidelity_plugin.core.vision.feature_cache import FeatureCache
+    from geofidelity_plugin.core.vision.features import FeatureExtractor, check_feature_model
 
     options = options or EvaluationOptions()
     options.validate()
@@ -82,7 +82,7 @@ def run_evaluation(store_path: str | Path, out_dir: str | Path, feature_model: s
         ray_run = RayEvaluation(ray, ray_workers, device, progress)
     device = check_device(device) if ray_run is None else None
     check_feature_model(feature_model)
-    from .clip_scores import resolve_clip_model
+    from geofidelity_plugin.core.vision.clip_scores import resolve_clip_model
 
     semantic_model, semantic_note = resolve_semantic_model(semantic_model)
     if semantic_model:
@@ -103,14 +103,14 @@ def run_evaluation(store_path: str | Path, out_dir: str | Path, feature_model: s
             ratio_model = clip_scorer = None
             notes = [n for n in (semantic_note, clip_note) if n]
             if semantic_model:
-                from .semantics import SemanticRatioModel
+                from geofidelity_plugin.core.vision.semantics import SemanticRatioModel
 
                 announce_stage(progress, "loading the segmentation model", str(semantic_model))
                 ratio_model = SemanticRatioModel(semantic_model, device=device, precision=options.precision,
                                                  cache=cache)
                 models.append(ratio_model.model_info())
             if clip_model:
-                from .clip_scores import ClipScorer
+                from geofidelity_plugin.core.vision.clip_scores import ClipScorer
 
                 announce_stage(progress, "loading the CLIP model", str(clip_model))
                 clip_scorer = ClipScorer(clip_model, device=device, batch_size=batch_size, cache=cache,
@@ -150,7 +150,7 @@ def resolve_semantic_model(choice: str | None) -> tuple[str | None, str | None]:
     """``(model to load, note)`` for GADS (method §5): ``auto`` takes the Mapillary-Vistas
     Mask2Former when the model manager has it, else none with a note; ``none``/empty skips."""
     from ..models.resolve import ModelNotPresent, local_model
-    from .semantics import DEFAULT_MODEL
+    from geofidelity_plugin.core.vision.semantics import DEFAULT_MODEL
 
     text = (choice or "").strip()
     if text.lower() in ("", "none", "off"):

@@ -28,7 +28,7 @@ def build_store_galleries(store_path: str | Path, segments_gpkg: str | Path | No
     changed: a new store is made only when there are segments to put in it."""
     from ..option_checks import check_number
     from ..reference_panels.inputs import read_segments_checked
-    from ..reference_panels.workflow import LOAD_SEGMENTS, check_store_has_a_source
+    from ..reference_panels.inputs import LOAD_SEGMENTS, check_store_has_a_source
 
     check_number("random seed (--seed; 'Random seed' in QGIS)", seed, "seed", "--seed 0")
     check_store_has_a_source(store_path, segments_gpkg)

@@ -22,9 +22,10 @@ import contextlib
 from typing import Any
 
 from ..errors import InputError
+from .options import BATCH_FORWARD_CHOICES
 
 #: ``batch_forward`` values: ``auto`` splits on the CPU only
-MODES = ("auto", "per-image", "batched")
+MODES = BATCH_FORWARD_CHOICES
 #: what a run records (manifest options ``batch_forward``)
 PER_IMAGE = "per image (CPU: bytes equal to one call per image)"
 PER_IMAGE_FORCED = "per image (forced: the denoiser sees what one call per image gives it)"

@@ -27,11 +27,8 @@ from dataclasses import asdict, dataclass, field, replace
 
 from ..errors import InputError
 from .component_sizes import GeneratorSizes
+from .options import CPU_PLANS, PLANS  # noqa: F401 (public here too)
 
-PLANS = ("gpu", "model-offload", "group-offload", "sequential")
-#: plans that run with the device being the CPU (offloading to the CPU from the CPU saves nothing,
-#: but runs the same hooks; accelerate's sequential offload needs an accelerator)
-CPU_PLANS = ("gpu", "model-offload", "group-offload")
 GIB = 1024 ** 3
 MIB = 1024 ** 2
 #: kept free for the CUDA context, cuBLAS/cuDNN workspaces and allocator fragmentation

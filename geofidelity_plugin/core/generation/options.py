@@ -4,12 +4,18 @@ importing torch or diffusers."""
 from __future__ import annotations
 
 from ..conditions import CONDITIONS
-from .batch_forward import MODES as BATCH_FORWARD_CHOICES
 from .generators import CUSTOM_DEFAULTS, DTYPES, GENERATORS
-from .memory_plan import CPU_PLANS, PLANS
 
 __all__ = ["BATCH_FORWARD_CHOICES", "CONDITIONS", "CPU_PLANS", "CUSTOM_DEFAULTS", "CUSTOM_FOLDER_CHOICE", "DEFAULT_SAMPLES", "DEFAULT_SEED",
            "GENERATORS", "PLAN_CHOICES", "PRECISION_CHOICES", "generator_choices"]
+
+#: memory plans (docs/memory-plans.md), in the order the chooser tries them
+PLANS = ("gpu", "model-offload", "group-offload", "sequential")
+#: plans that run with the device being the CPU (offloading to the CPU from the CPU saves nothing,
+#: but runs the same hooks; accelerate's sequential offload needs an accelerator)
+CPU_PLANS = ("gpu", "model-offload", "group-offload")
+#: how the denoiser sees the images of one call (``--batch-forward``)
+BATCH_FORWARD_CHOICES = ("auto", "per-image", "batched")
 
 #: images per generated panel (method §4)
 DEFAULT_SAMPLES = 4

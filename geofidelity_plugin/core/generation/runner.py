@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from .. import atomic
-from ..devices import check_device
+from geofidelity_plugin.core.vision.devices import check_device
 from ..errors import Cancelled, InputError
 from ..events import announce_stage
 from ..store.store import BenchmarkStore, GeneratedImage

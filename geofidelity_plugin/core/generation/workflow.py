@@ -7,7 +7,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..devices import check_device
+from geofidelity_plugin.core.vision.devices import check_device
 from ..errors import InputError
 from ..events import announce_stage
 from ..store.store import BenchmarkStore

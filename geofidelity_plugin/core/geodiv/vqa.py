@@ -60,7 +60,7 @@ class OptionScorer:
         import torch
         import transformers
 
-        from ..evaluation.features import torch_dtype
+        from geofidelity_plugin.core.vision.devices import torch_dtype
 
         from ..models.registry import find_model
 

@@ -3,5 +3,5 @@ with a DINO-family ViT, tile by tile, and train generators with the same terms a
 
 Qgis-free. ``options`` is stdlib only; ``vit``, ``metric``, ``loss`` and ``run`` import numpy and
 (lazily, except ``loss``) torch. The reference map is rendered by QGIS in
-``geofidelity_plugin.backend.map_render``, outside this package.
+``geofidelity_plugin.qgis_side.map_render``, outside this package.
 """

@@ -39,7 +39,7 @@ from typing import Mapping, Optional
 import numpy as np
 
 from ..errors import InputError
-from ..evaluation.images import ImageError, load_rgb
+from geofidelity_plugin.core.vision.images import ImageError, load_rgb
 from ..progress import NullProgress, Progress, SubProgress, check_cancel
 from . import dedup, quality
 from .cap import ALONG, AlongPlan, longest_stretch, sequences_order

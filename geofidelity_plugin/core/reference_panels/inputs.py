@@ -108,3 +108,21 @@ def read_segments_checked(path) -> list[dict]:
     if not rows:
         raise _fail(target, "holds no segments")
     return rows
+
+
+#: How a store gets its segments.
+LOAD_SEGMENTS = ("give the segments GeoPackage of select-segments ('Select named road segments' in "
+                 "QGIS) with --segments ('Segments GeoPackage to load first' in QGIS)")
+
+
+def check_store_has_a_source(store_path, segments) -> None:
+    """A store that does not exist yet is created only when segments are given to fill it:
+    otherwise the run would leave an empty store behind and fail anyway."""
+    if segments:
+        return
+    if store_path is None or not str(store_path).strip():
+        raise InputError("no benchmark store was given — give the store's .sqlite path (--store)")
+    path = Path(store_path).expanduser()
+    if not path.exists():
+        raise InputError(f"the benchmark store {path} does not exist yet and no segments were given "
+                         f"to fill it — {LOAD_SEGMENTS}, or check the store path")

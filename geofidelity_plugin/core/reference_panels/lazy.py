@@ -33,7 +33,7 @@ from typing import Callable
 
 import numpy as np
 
-from ..evaluation.images import ImageError, load_rgb
+from geofidelity_plugin.core.vision.images import ImageError, load_rgb
 from ..progress import Progress, check_cancel
 from .cap import AlongPlan
 from .dedup import _bits, phash_hex

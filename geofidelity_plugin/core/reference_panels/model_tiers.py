@@ -11,7 +11,7 @@ import numpy as np
 
 from ..errors import InputError
 from ..events import announce_stage
-from ..evaluation.semantics import SemanticRatioModel
+from geofidelity_plugin.core.vision.semantics import SemanticRatioModel
 from ..progress import Progress
 from .urban import TierUnavailable, UrbanSceneScorer
 
@@ -21,7 +21,7 @@ def _shared_cache(options):
     settings), so re-curation after an audit and the later GADS step reuse the model tiers."""
     if not options.use_cache:
         return None
-    from ..evaluation.feature_cache import FeatureCache
+    from geofidelity_plugin.core.vision.feature_cache import FeatureCache
 
     return FeatureCache()
 

@@ -8,7 +8,7 @@ from typing import Optional
 
 from ..errors import InputError
 # PRECISIONS: the choices the CLI and QGIS show for curation
-from ..evaluation.options import DEFAULT_PRECISION, PRECISIONS, check_precision  # noqa: F401
+from ..vision.precision import DEFAULT_PRECISION, PRECISIONS, check_precision  # noqa: F401
 
 # -- fetch (method §2 "Mapillary images inside the road buffer") -----------------------------
 DEFAULT_BASE_URL = "https://graph.mapillary.com"
@@ -48,7 +48,7 @@ DISTRACTOR_PROMPTS = (
 )
 
 # -- curation: filter 5 (Mapillary-Vistas ratios) ---------------------------------------------
-#: the Mask2Former model the method names; the same id as ``evaluation.semantics.DEFAULT_MODEL``
+#: the Mask2Former model the method names; the same id as ``vision.semantics.DEFAULT_MODEL``
 DEFAULT_VISTAS_MODEL = "facebook/mask2former-swin-large-mapillary-vistas-semantic"
 #: Default method §2 filter 5 rules: "a+b" sums attributes; (min, max), None = open.
 DEFAULT_VISTAS_RATIOS = {"sky": (0.01, 0.55), "road+sidewalk": (0.05, None),
@@ -108,7 +108,7 @@ class CurationOptions:
         return asdict(self)
 
     def validate(self) -> None:
-        from ..evaluation.vistas_mapping import ATTRIBUTES
+        from geofidelity_plugin.core.vision.attributes import ATTRIBUTES
         from ..option_checks import check_number
 
         for rule in self.vistas_ratios:

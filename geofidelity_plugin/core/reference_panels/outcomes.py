@@ -6,7 +6,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
-from ..evaluation.semantics import ATTRIBUTES
+from ..vision.attributes import ATTRIBUTES
 
 TIER_NAMES = {1: "buffer", 2: "not_panoramic", 3: "daytime", 4: "siglip_urban",
               5: "vistas_ratios", 6: "quality", 7: "duplicates", 8: "manual_audit"}

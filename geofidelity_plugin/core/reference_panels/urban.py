@@ -32,10 +32,10 @@ import numpy as np
 
 from ..errors import GeoFidelityError, InputError
 from ..progress import Progress, check_cancel
-from ..evaluation.feature_cache import CacheKey
-from ..evaluation.features import exact_fp32, torch_dtype
-from ..evaluation.images import LOADER_VERSION, ImageError, content_hash, load_rgb
-from ..evaluation.options import DEFAULT_PRECISION, check_precision
+from geofidelity_plugin.core.vision.feature_cache import CacheKey
+from geofidelity_plugin.core.vision.devices import exact_fp32, torch_dtype
+from geofidelity_plugin.core.vision.images import LOADER_VERSION, ImageError, content_hash, load_rgb
+from ..vision.precision import DEFAULT_PRECISION, check_precision
 from ..models.resolve import local_model
 from .options import DEFAULT_SIGLIP_MODEL, DISTRACTOR_PROMPTS, STREET_PROMPT  # noqa: F401 (public here too)
 
@@ -58,7 +58,7 @@ class UrbanScore:
 class UrbanSceneScorer:
     """Scores images against a street prompt and distractors (method §2 filter 4).
 
-    ``cache`` is an optional :class:`~..evaluation.feature_cache.FeatureCache`: a row (the
+    ``cache`` is an optional :class:`~..vision.feature_cache.FeatureCache`: a row (the
     probability vector) is keyed by the image's content hash, the model, its revision and a
     signature of prompts and preprocessing (and the precision when it is not fp32), so a re-run
     after an audit does not re-score.

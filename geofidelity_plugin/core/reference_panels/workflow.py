@@ -18,6 +18,7 @@ from ..store.store import BenchmarkStore
 from ..progress import NullProgress, Progress, SubProgress, check_cancel
 from .breaker import advice
 from .coverage import SegmentCoverage, segment_coverage
+from .inputs import LOAD_SEGMENTS, check_store_has_a_source  # noqa: F401 (public here too)
 from .inputs import check_number
 from .metadata import SegmentGeometry, metadata_verdict
 from .options import FETCH_BUFFER_M, FETCH_SEARCH_PAD_M, FETCH_TILE_STEP_M, CurationOptions
@@ -26,24 +27,6 @@ from .thumbnails import image_path
 #: What a user does about a fetch that did not get every image.
 RERUN = ("run the fetch again once this is fixed: it resumes, and images already downloaded stay "
          "in the cache")
-
-
-#: How a store gets its segments.
-LOAD_SEGMENTS = ("give the segments GeoPackage of select-segments ('Select named road segments' in "
-                 "QGIS) with --segments ('Segments GeoPackage to load first' in QGIS)")
-
-
-def check_store_has_a_source(store_path, segments) -> None:
-    """A store that does not exist yet is created only when segments are given to fill it:
-    otherwise the run would leave an empty store behind and fail anyway."""
-    if segments:
-        return
-    if store_path is None or not str(store_path).strip():
-        raise InputError("no benchmark store was given — give the store's .sqlite path (--store)")
-    path = Path(store_path).expanduser()
-    if not path.exists():
-        raise InputError(f"the benchmark store {path} does not exist yet and no segments were given "
-                         f"to fill it — {LOAD_SEGMENTS}, or check the store path")
 
 
 def _segment_lines(store: BenchmarkStore) -> dict:

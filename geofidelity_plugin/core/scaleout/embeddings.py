@@ -1,7 +1,7 @@
 """DINOv2 embeddings on Ray (method §5 Features): Ray Data over the image list, with an actor
 pool holding one copy of the model per GPU (or CPU slot).
 
-:class:`RayEmbedder` has the ``embed_paths`` of :class:`~..evaluation.features.FeatureExtractor`,
+:class:`RayEmbedder` has the ``embed_paths`` of :class:`~..vision.features.FeatureExtractor`,
 so the evaluation uses it unchanged. The driver does what needs the cache — hash every image,
 look the hashes up — and schedules only the images the cache lacks: a warm re-run schedules
 nothing. The images still to embed are cut into exactly the batches a single process would run
@@ -38,7 +38,7 @@ class EmbedWorker:
 
     def __init__(self):
         started = time.perf_counter()
-        from ..evaluation.features import FeatureExtractor
+        from geofidelity_plugin.core.vision.features import FeatureExtractor
         from .cluster import node_report
 
         self.extractor = FeatureExtractor(cache=None, **self.OPTIONS)
@@ -98,8 +98,8 @@ class RayEmbedder:
         return section
 
     def embed_paths(self, paths: Sequence[str | os.PathLike], progress: Progress | None = None):
-        from ..evaluation.feature_cache import CacheKey
-        from ..evaluation.embedding_lookup import lookup_cached
+        from geofidelity_plugin.core.vision.feature_cache import CacheKey
+        from geofidelity_plugin.core.vision.embedding_lookup import lookup_cached
 
         names = [str(p) for p in paths]
         info = self.local.model_info()

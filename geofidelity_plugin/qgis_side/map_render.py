@@ -21,43 +21,7 @@ from geofidelity_plugin.core import atomic
 from geofidelity_plugin.core.errors import InputError
 from geofidelity_plugin.core.map_fidelity.options import (DEFAULT_BACKGROUND, DEFAULT_DPI, OSM_LAYERS, RENDER_TILE)
 from geofidelity_plugin.core.progress import check_cancel
-from geofidelity_plugin.core.resources import resource
-
-#: OGR layer and subset of each default OSM layer; drawn bottom to top in this order.
-OSM_SOURCES = {
-    "water": ("multipolygons", "\"natural\" = 'water' OR \"landuse\" IN ('reservoir', 'basin')"),
-    "buildings": ("multipolygons", "\"building\" IS NOT NULL"),
-    "roads": ("lines", "\"highway\" IS NOT NULL"),
-}
-EXTENT_BUFFER_PX = 64
-
-
-def osm_style(name: str) -> Path:
-    return resource("styles", f"mfp_osm_{name}.qml")
-
-
-def osm_layers(osm_file: str | Path, names=OSM_LAYERS) -> list:
-    """The default OSM layers of ``osm_file`` (roads, buildings, water), styled, top layer first."""
-    from qgis.core import QgsVectorLayer
-
-    unknown = [n for n in names if n not in OSM_SOURCES]
-    if unknown:
-        raise InputError(f"unknown OSM layer {unknown[0]!r} — choose among {', '.join(OSM_SOURCES)}")
-    if not Path(osm_file).exists():
-        raise InputError(f"OSM file {osm_file} not found — give an .osm or .osm.pbf file")
-    layers = []
-    for name in [n for n in OSM_SOURCES if n in names]:
-        ogr_layer, subset = OSM_SOURCES[name]
-        layer = QgsVectorLayer(f"{osm_file}|layername={ogr_layer}", f"OSM {name}", "ogr")
-        if not layer.isValid():
-            raise InputError(f"{osm_file} cannot be read as OSM data by QGIS — give an .osm or .osm.pbf file")
-        layer.setSubsetString(subset)
-        message, ok = layer.loadNamedStyle(str(osm_style(name)))
-        if not ok:
-            raise InputError(f"the style {osm_style(name)} cannot be loaded ({message}) — reinstall the plugin")
-        layers.append(layer)
-    return layers[::-1]  # QgsMapSettings draws the first layer on top
-
+from geofidelity_plugin.qgis_side.osm_layers import EXTENT_BUFFER_PX, OSM_SOURCES, osm_layers, osm_style  # noqa: F401
 
 def grid_crs(grid):
     from qgis.core import QgsCoordinateReferenceSystem

@@ -9,8 +9,8 @@ from typing import Any
 
 import numpy as np
 
-from ..progress import Progress, check_cancel
-from .images import ImageError, content_hash
+from geofidelity_plugin.core.progress import Progress, check_cancel
+from geofidelity_plugin.core.vision.images import ImageError, content_hash
 
 
 @dataclass

@@ -16,13 +16,13 @@ from typing import Optional, Sequence
 
 import numpy as np
 
-from ..errors import InputError
-from ..models.resolve import ModelNotPresent, local_model
-from ..progress import Progress, check_cancel
-from .feature_cache import CacheKey
-from .features import exact_fp32, torch_dtype
-from .images import LOADER_VERSION, ImageError, content_hash, load_rgb
-from .options import DEFAULT_PRECISION, check_precision
+from geofidelity_plugin.core.errors import InputError
+from geofidelity_plugin.core.models.resolve import ModelNotPresent, local_model
+from geofidelity_plugin.core.progress import Progress, check_cancel
+from geofidelity_plugin.core.vision.feature_cache import CacheKey
+from geofidelity_plugin.core.vision.features import exact_fp32, torch_dtype
+from geofidelity_plugin.core.vision.images import LOADER_VERSION, ImageError, content_hash, load_rgb
+from geofidelity_plugin.core.vision.precision import DEFAULT_PRECISION, check_precision
 
 log = logging.getLogger("geofidelity")
 
@@ -90,8 +90,8 @@ class ClipScorer:
         self.model = model.to(device=self.device, dtype=self.dtype).eval()
 
     def _describe(self) -> dict:
-        from ..models.resolve import snapshot_commit
-        from ..manifest import file_sha256
+        from geofidelity_plugin.core.models.resolve import snapshot_commit
+        from geofidelity_plugin.core.manifest import file_sha256
 
         weights = sorted(p for p in self.folder.glob("*") if p.suffix in (".safetensors", ".bin"))
         digest = hashlib.sha256("".join(f"{p.name} {file_sha256(p)}\n" for p in weights).encode()).hexdigest()
@@ -169,7 +169,7 @@ class ClipScorer:
 def prompts_for_generated(store, generated: dict) -> tuple[dict[str, str], list[str]]:
     """image path → its prompt: the one recorded with the image, else rebuilt from the store's
     segments with the default templates (method §4), with a note saying how many were rebuilt."""
-    from ..generation.prompts import build_prompts
+    from geofidelity_plugin.core.generation.prompts import build_prompts
 
     prompts, missing = {}, []
     for (model, condition, sid), images in generated.items():

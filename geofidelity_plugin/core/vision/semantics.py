@@ -28,18 +28,16 @@ from typing import Iterable, Optional, Sequence, Union
 
 import numpy as np
 
-from ..errors import InputError
-from ..manifest import file_sha256
-from ..models.resolve import local_model
-from ..progress import Progress, check_cancel
-from .feature_cache import CacheKey
-from .features import exact_fp32, torch_dtype
-from .images import LOADER_VERSION, ImageError, content_hash, load_rgb
-from .model_refs import check_semantic_model
-from .options import DEFAULT_PRECISION, check_precision
-from .vistas_mapping import (ATTRIBUTES, RECORDING_CAR_ALTERNATIVE, AttributeMapping, GroupsLike,  # noqa: F401
-                             RatioResult, check_mapping_against_model, default_mapping_path,
-                             load_attribute_mapping, ratios_from_label_map)
+from geofidelity_plugin.core.errors import InputError
+from geofidelity_plugin.core.manifest import file_sha256
+from geofidelity_plugin.core.models.resolve import local_model
+from geofidelity_plugin.core.progress import Progress, check_cancel
+from geofidelity_plugin.core.vision.feature_cache import CacheKey
+from geofidelity_plugin.core.vision.devices import exact_fp32, torch_dtype
+from geofidelity_plugin.core.vision.images import LOADER_VERSION, ImageError, content_hash, load_rgb
+from geofidelity_plugin.core.vision.model_refs import check_semantic_model
+from geofidelity_plugin.core.vision.precision import DEFAULT_PRECISION, check_precision
+from geofidelity_plugin.core.vision.vistas_mapping import (ATTRIBUTES, RECORDING_CAR_ALTERNATIVE, AttributeMapping, GroupsLike, RatioResult, check_mapping_against_model, default_mapping_path, load_attribute_mapping, ratios_from_label_map)
 
 log = logging.getLogger("geofidelity")
 
@@ -119,7 +117,7 @@ class SemanticRatioModel:
                 hint = ("the folder must hold config.json, the weights and "
                         "preprocessor_config.json, as written by save_pretrained")
             else:
-                from ..models.registry import find_model
+                from geofidelity_plugin.core.models.registry import find_model
 
                 entry = find_model(self.model_id)
                 hint = ("download it with `python -m geofidelity_plugin models download "

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ..errors import InputError
+from geofidelity_plugin.core.errors import InputError
 
 
 def looks_like_path(ref: str) -> bool:

@@ -31,7 +31,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image, ImageFile, ImageOps, UnidentifiedImageError
 
-from ..errors import InputError
+from geofidelity_plugin.core.errors import InputError
 
 log = logging.getLogger("geofidelity")
 

@@ -30,10 +30,10 @@ from typing import Iterable, Mapping
 
 import numpy as np
 
-from ..errors import InputError
-from ..paths import cache_dir
-from ..store.sqlite_locks import is_busy as _is_busy
-from ..store.sqlite_locks import wait_patiently
+from geofidelity_plugin.core.errors import InputError
+from geofidelity_plugin.core.paths import cache_dir
+from geofidelity_plugin.core.store.sqlite_locks import is_busy as _is_busy
+from geofidelity_plugin.core.store.sqlite_locks import wait_patiently
 
 log = logging.getLogger("geofidelity")
 

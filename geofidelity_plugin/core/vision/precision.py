@@ -1,0 +1,19 @@
+"""The compute precisions of every model that looks at images (embeddings, curation, GeoDiv):
+one table for all stages (method §5). Standard library only."""
+from __future__ import annotations
+
+from ..errors import InputError
+
+#: compute precisions of the embedding and curation models (method §5): fp32 on every
+#: device, so a CPU run and a GPU run agree to 1e-4 in cosine; bf16 and fp16 are faster on a GPU
+#: but move the embeddings, so they are an explicit choice, kept apart in the cache and recorded
+PRECISIONS = ("fp32", "bf16", "fp16")
+DEFAULT_PRECISION = "fp32"
+
+
+def check_precision(precision, label: str = "precision (--precision; in QGIS \"Precision\")") -> str:
+    """The precision's name, or a message that lists the choices."""
+    if precision not in PRECISIONS:
+        raise InputError(f"unknown {label} {precision!r} — use fp32 (the default: CPU and GPU runs agree), "
+                         "bf16 or fp16")
+    return precision
