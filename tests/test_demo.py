@@ -66,14 +66,12 @@ def test_demo_outputs(qgis_app, tmp_path, helsinki_pbf):
     assert len(texts) == layers[0].featureCount()
     check_maps(tmp_path / "atlas.pdf", tmp_path / "segments.gpkg")
     # issue 15: the demo project in the real QGIS desktop app — at the data, grouped, no warning bar
-    from test_project_file import GROUPS, _data_extent, _open_in_qgis
+    from test_project_file import GROUPS, _assert_canvas_fits, _data_extent, _open_in_qgis
 
     (tmp_path / "desktop").mkdir()
     seen = _open_in_qgis(tmp_path / "geofidelity_demo.qgz", tmp_path / "desktop")
-    x0, y0, x1, y1 = _data_extent(tmp_path, seen["project_crs"])
-    cx0, cy0, cx1, cy1 = seen["extent"]
-    assert cx0 < x0 and cy0 < y0 and cx1 > x1 and cy1 > y1, (seen["extent"], (x0, y0, x1, y1))
-    assert (cx1 - cx0) * (cy1 - cy0) < 6 * (x1 - x0) * (y1 - y0) and 1000 < seen["scale"] < 100_000
+    _assert_canvas_fits(seen["extent"], _data_extent(tmp_path, seen["project_crs"]))
+    assert 1000 < seen["scale"] < 100_000
     assert [g["name"] for g in seen["tree"]] == GROUPS
     assert not [m for m in seen["messages"] if m["level"] >= 1], seen["messages"]
     assert all(layer["valid"] for layer in seen["layers"].values())

@@ -361,11 +361,25 @@ def test_thumbnails_are_decoded_in_a_worker_and_older_requests_dropped(qgis_app,
 
 
 _NO_HEAVY_IMPORTS = r"""
-import json, sys
+import builtins, json, sys
+import qgis.gui  # noqa: F401 — QGIS's own start (QGIS 3.40's qgis.core itself imports numpy and shapely)
 from qgis.core import QgsApplication, QgsFeature, QgsVectorLayer
 from qgis.PyQt.QtCore import QCoreApplication
 app = QgsApplication([], False)
 app.initQgis()
+HEAVY = ("numpy", "PIL", "torch", "scipy", "transformers", "diffusers", "shapely", "pyproj")
+qgis_loaded = set(sys.modules)
+requested, _import = set(), builtins.__import__
+def _attributing_import(name, globals=None, locals=None, fromlist=(), level=0):
+    # an import the plugin asks for, even of a module QGIS has loaded already
+    frame = sys._getframe(1)
+    while frame is not None and level == 0 and name.split(".")[0] in HEAVY:
+        if frame.f_globals.get("__name__", "").startswith("geofidelity_plugin"):
+            requested.add(name.split(".")[0])
+            break
+        frame = frame.f_back
+    return _import(name, globals, locals, fromlist, level)
+builtins.__import__ = _attributing_import
 from geofidelity_plugin.qgis_side.gui.inspector_dock import InspectorDock
 from geofidelity_plugin.qgis_side.gui.map_tool import SegmentIdentifyTool
 layer = QgsVectorLayer("Point?crs=EPSG:4326&field=segment_id:string", "segments", "memory")
@@ -378,8 +392,7 @@ dock.show_feature(layer, feature)
 for _ in range(4):
     dock.pool.waitForDone(20000); QCoreApplication.processEvents()
     dock.loader.wait(20000); QCoreApplication.processEvents()
-heavy = [m for m in ("numpy", "PIL", "torch", "scipy", "transformers", "diffusers", "shapely", "pyproj")
-         if m in sys.modules]
+heavy = [m for m in HEAVY if (m in sys.modules and m not in qgis_loaded) or m in requested]
 print(json.dumps({"heavy": heavy, "shown": dock.view.segment_id if dock.view else dock.title.text(),
                   "references": dock.references.count()}))
 dock.stop()

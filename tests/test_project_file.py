@@ -87,6 +87,22 @@ def _data_extent(out, crs):
     return min(xs), min(ys), max(xs), max(ys)
 
 
+def _assert_canvas_fits(seen_extent, data):
+    """The canvas shows ``data`` whole and fills with it along its limiting axis.
+
+    Not an area bound: QGIS shows a saved extent whole in a canvas of the window's shape, so the
+    area also grows with the window's aspect, which no project sets — QGIS 3.40 opens a fresh
+    profile at 1037×381 under Xvfb without a window manager (a 737×254 px canvas), where a tall
+    extent gets ~6.5× its area even though the view is centred and fitted exactly. Along the
+    tighter axis the canvas is the saved extent (the data + 8 % of its larger side each side)
+    plus at most what a resize after opening adds."""
+    x0, y0, x1, y1 = data
+    cx0, cy0, cx1, cy1 = seen_extent
+    assert cx0 < x0 and cy0 < y0 and cx1 > x1 and cy1 > y1, (seen_extent, data)
+    assert min((cx1 - cx0) / (x1 - x0), (cy1 - cy0) / (y1 - y0)) < 1.5, (seen_extent, data)
+    assert abs((cx0 + cx1) - (x0 + x1)) < 0.1 * (cx1 - cx0) and abs((cy0 + cy1) - (y0 + y1)) < 0.1 * (cy1 - cy0)
+
+
 def test_groups_styles_extent_and_attribution(qgis_app, run_outputs, tmp_path):
     from qgis.core import QgsProject
 
@@ -190,6 +206,11 @@ def _open_in_qgis(project: Path, tmp_path: Path) -> dict:
         if shutil.which(tool) is None:
             pytest.fail(f"{tool} not found — run `make system` (scripts/setup_system.sh installs it)")
     out = tmp_path / "probe.json"
+    # a fresh QGIS 3.40 profile downloads QGIS's own default font (Open Sans) at start: offline, that
+    # is a warning in the message bar whatever the project — not what this check is about
+    ini = tmp_path / "profiles" / "profiles" / "default" / "QGIS" / "QGIS3.ini"
+    ini.parent.mkdir(parents=True, exist_ok=True)
+    ini.write_text("[fonts]\ndownloadMissingFonts=false\n", encoding="utf-8")
     env = {k: v for k, v in os.environ.items() if k != "QT_QPA_PLATFORM"}
     env.update(GF_PROBE_OUT=str(out), GF_PROBE_PROJECT=str(project), HOME=str(tmp_path))
     run = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 1280x800x24", "qgis", "--nologo", "--noversioncheck",
@@ -207,10 +228,7 @@ def test_project_opens_in_qgis_desktop_where_the_data_is(qgis_app, run_outputs, 
     assert Path(seen["file"]).resolve() == project.resolve()
     assert seen["canvas_crs"] == seen["project_crs"] == "EPSG:32635"
     # the canvas shows the data: contains the segments' extent, and is not absurdly larger
-    x0, y0, x1, y1 = _data_extent(run_outputs, "EPSG:32635")
-    cx0, cy0, cx1, cy1 = seen["extent"]
-    assert cx0 < x0 and cy0 < y0 and cx1 > x1 and cy1 > y1, (seen["extent"], (x0, y0, x1, y1))
-    assert (cx1 - cx0) * (cy1 - cy0) < 6 * (x1 - x0) * (y1 - y0)
+    _assert_canvas_fits(seen["extent"], _data_extent(run_outputs, "EPSG:32635"))
     assert 1000 < seen["scale"] < 100_000  # not 1:1, not a continent
     assert [g["name"] for g in seen["tree"]] == GROUPS
     scores = seen["layers"]["GeoFidelity scores"]

@@ -4,7 +4,12 @@ For a grid (size, north-up geotransform, CRS) the chosen layers are drawn with t
 tile by tile (``RENDER_TILE`` px per render job), each tile's map extent taken from the grid's
 pixel edges, so that pixel (i, j) of the reference covers exactly the ground of pixel (i, j) of
 the generated map. Tiles are drawn with QGIS's map-tile flag and an extent buffer, so a symbol
-crossing a tile edge is drawn whole on both sides. The result is an RGB GeoTIFF on that grid.
+crossing a tile edge is drawn whole on both sides, and each render job covers its tile plus a
+margin of ``EXTENT_BUFFER_PX`` whole pixels that is cropped off: QGIS 3.40 (not 3.22) clips the
+lines of a geographic layer drawn on a projected map (e.g. OSM in EPSG:4326; qgis/QGIS#45200)
+after reprojection, to the job's visible extent + 10 % and not to the buffered extent, which
+would cut thick lines along a small tile's edges. The result is an RGB
+GeoTIFF on that grid.
 
 Needs QGIS: the Processing algorithm calls it inside QGIS (on layer clones, with the project's
 styles); the ``mfp`` command calls it in a backend whose Python can import qgis (the OSM layers
@@ -92,10 +97,12 @@ def render_reference(layers: list, grid, out_path: str | Path, background: str =
         dataset.SetProjection(grid.crs_wkt)
         for done, (x, y, w, h) in enumerate(windows):
             check_cancel(progress, "rendering the reference map")
-            settings.setExtent(QgsRectangle(x0 + x * px, y0 + (y + h) * py, x0 + (x + w) * px, y0 + y * py))
+            m = EXTENT_BUFFER_PX  # drawn around the tile, then cropped: QGIS's line clipping stays off the tile
+            settings.setExtent(QgsRectangle(x0 + (x - m) * px, y0 + (y + h + m) * py,
+                                            x0 + (x + w + m) * px, y0 + (y - m) * py))
             gdal.PushErrorHandler("CPLQuietErrorHandler")  # OSM extracts: clipped multipolygons warn per ring
             try:
-                pixels = _tile_image(settings, w, h, colour)
+                pixels = _tile_image(settings, w + 2 * m, h + 2 * m, colour)[m:m + h, m:m + w]
             finally:
                 gdal.PopErrorHandler()
             for band in range(3):
