@@ -22,11 +22,11 @@ HELP = ("Runs this step's heavy work on Ray: 'local' starts Ray on this computer
 
 def ray_parameter():
     """The algorithm's advanced *Ray cluster* option."""
-    from qgis.core import QgsProcessingParameterString
+    from qgis.core import Qgis, QgsProcessingParameterString
 
     param = QgsProcessingParameterString(PARAMETER, LABEL, optional=True)
     param.setHelp(HELP)
-    param.setFlags(param.flags() | param.FlagAdvanced)
+    param.setFlags(param.flags() | Qgis.ProcessingParameterFlag.Advanced)
     return param
 
 
