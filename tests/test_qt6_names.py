@@ -1,4 +1,4 @@
-"""Qt 6 / QGIS 4 names (issue 24): the QGIS side of the plugin and the provider name only what
+"""Qt 6 / QGIS 4 names (issue 24): the QGIS side of the plugin, the provider and their tests name only what
 exists from QGIS 3.40 (Qt 5) through QGIS 4 (Qt 6).
 
 Nothing here is a hand-kept list: the sources under ``SCANNED`` are parsed with ``ast``, and
@@ -24,8 +24,8 @@ import pytest
 
 from conftest import REPO
 
-#: the folders whose sources are scanned (the QGIS side and the provider)
-SCANNED = ("geofidelity_plugin", "processing_algorithms")
+#: the folders whose sources are scanned: the QGIS side, the provider, and the tests that drive them
+SCANNED = ("geofidelity_plugin", "processing_algorithms", "tests")
 
 QT6_VENV = REPO / ".cache" / "pyqt6-venv"
 QT6_REQUIREMENTS = REPO / "requirements-qt6.txt"
@@ -120,7 +120,7 @@ def scan(paths) -> dict:
 # ---- Qt: every chain resolves in PyQt6 (and in this QGIS's PyQt) ------------------------------
 
 _RESOLVE = textwrap.dedent("""
-    import ast, importlib, json, sys
+    import importlib, json, sys
     shim_extras, chains = json.load(sys.stdin)
     missing = []
     for module, chain in chains:
@@ -179,8 +179,8 @@ def qt6_problems(qt_chains: dict) -> list[str]:
     done = subprocess.run([str(qt6_python()), "-c", _RESOLVE], input=payload, capture_output=True, text=True,
                           timeout=300, env={"QT_QPA_PLATFORM": "offscreen", "PATH": "/usr/bin:/bin"})
     assert done.returncode == 0, done.stderr
-    return [f"{qt_chains[(m, tuple(c))][0]}: {'.'.join(c)} — Qt 6, PyQt6.{m}: {why}"
-            for m, c, why in json.loads(done.stdout)]
+    return [f"{where}: {'.'.join(c)} — Qt 6, PyQt6.{m}: {why}"
+            for m, c, why in json.loads(done.stdout) for where in qt_chains[(m, tuple(c))]]
 
 
 def qt5_problems(qt_chains: dict) -> list[str]:
@@ -191,8 +191,8 @@ def qt5_problems(qt_chains: dict) -> list[str]:
         obj = importlib.import_module("qgis.PyQt." + module)
         for i, name in enumerate(chain):
             if not hasattr(obj, name):
-                problems.append(f"{where[0]}: {'.'.join(chain)} — Qt 5, qgis.PyQt.{module}: "
-                                f"{'.'.join(chain[:i + 1])} does not exist")
+                problems += [f"{w}: {'.'.join(chain)} — Qt 5, qgis.PyQt.{module}: "
+                             f"{'.'.join(chain[:i + 1])} does not exist" for w in where]
                 break
             obj = getattr(obj, name)
     return problems
@@ -220,20 +220,20 @@ def qgis_problems(qgis_chains: dict) -> list[str]:
         obj = getattr(qgis.gui, name, None) if obj is None else obj
         text = ".".join(chain)
         if obj is None:
-            problems.append(f"{where[0]}: {text} — {name} does not exist in QGIS {Qgis.version()}")
+            problems += [f"{w}: {text} — {name} does not exist in QGIS {Qgis.version()}" for w in where]
             continue
         steps = [(name, obj)]
         for attr in chain[1:]:
             if not hasattr(obj, attr):
-                problems.append(f"{where[0]}: {text} — {'.'.join(chain[:len(steps) + 1])} does not exist in "
-                                f"QGIS {Qgis.version()}")
+                problems += [f"{w}: {text} — {'.'.join(chain[:len(steps) + 1])} does not exist in "
+                             f"QGIS {Qgis.version()}" for w in where]
                 break
             obj = getattr(obj, attr)
             steps.append((attr, obj))
         else:
             why = _unscoped(steps, Qgis)
             if why:
-                problems.append(f"{where[0]}: {text} — {why}")
+                problems += [f"{w}: {text} — {why}" for w in where]
     return problems
 
 

@@ -22,6 +22,7 @@ class SegmentIdentifyTool(QgsMapToolIdentify):
         layers = [layer for layer in self.canvas().layers() if is_segment_layer(layer)]
         if not layers:
             return
-        results = self.identify(event.x(), event.y(), layers, QgsMapToolIdentify.IdentifyMode.TopDownStopAtFirst)
+        point = event.originalPixelPoint()  # QMouseEvent.x()/y() are gone in Qt 6
+        results = self.identify(point.x(), point.y(), layers, QgsMapToolIdentify.IdentifyMode.TopDownStopAtFirst)
         if results:
             self.segmentIdentified.emit(results[0].mLayer, results[0].mFeature)
