@@ -20,7 +20,7 @@ export TRANSFORMERS_OFFLINE := 1
 export XDG_RUNTIME_DIR := /tmp/runtime-$(shell id -u)
 export QGIS_PROCESS := qgis_process.bin
 
-.PHONY: help setup system venv data models plugin zip test demo bench gpu-check lock styles model clean screenshots
+.PHONY: help setup system venv qt6venv data models plugin zip test demo bench gpu-check lock styles model clean screenshots
 
 help:
 	@echo "make demo   — set up, then run the pipeline on bundled data (offline)"
@@ -66,7 +66,16 @@ plugin:
 zip: plugin
 	$(SYSTEM_PYTHON) scripts/build_zip.py $(ZIP)
 
-test: setup
+# PyQt6 from the package index, only for tests/test_qt6_names.py (the Qt 6 names of QGIS 4, checked
+# statically); the test makes the same venv itself when it is missing.
+QT6_VENV := .cache/pyqt6-venv
+qt6venv: $(STAMPS)/qt6venv
+$(STAMPS)/qt6venv: requirements-qt6.txt
+	test -x $(QT6_VENV)/bin/python || $(SYSTEM_PYTHON) -m venv $(QT6_VENV)
+	$(QT6_VENV)/bin/python -m pip install -q --disable-pip-version-check -r requirements-qt6.txt
+	@mkdir -p $(STAMPS) && touch $@
+
+test: setup qt6venv
 	bash scripts/run_tests.sh
 
 demo: setup

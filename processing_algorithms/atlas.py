@@ -9,7 +9,7 @@ designer and save over it).
 """
 from __future__ import annotations
 
-from qgis.core import (QgsProcessingAlgorithm, QgsProcessingOutputFile, QgsProcessingOutputNumber,
+from qgis.core import (Qgis, QgsProcessingAlgorithm, QgsProcessingOutputFile, QgsProcessingOutputNumber,
                        QgsProcessingParameterFile, QgsProcessingParameterFileDestination,
                        QgsProcessingParameterString)
 
@@ -33,7 +33,7 @@ class AtlasAlgorithm(QgsProcessingAlgorithm):
         return "show"
 
     def flags(self):
-        return super().flags() | QgsProcessingAlgorithm.FlagNoThreading  # print layouts draw on the main thread
+        return super().flags() | Qgis.ProcessingAlgorithmFlag.NoThreading  # print layouts draw on the main thread
 
     def shortHelpString(self):  # noqa: N802
         return ("Writes a PDF to print or hand on: a cover with the city overview and the run's summary, then one "
@@ -57,7 +57,8 @@ class AtlasAlgorithm(QgsProcessingAlgorithm):
         self.addParameter(QgsProcessingParameterFile(self.COVERAGE, "Coverage GeoPackage (output of the coverage "
                                                      "audit)", extension="gpkg", optional=True))
         self.addParameter(QgsProcessingParameterFile(self.EVALUATION, "Evaluation folder (output of Evaluate)",
-                                                     behavior=QgsProcessingParameterFile.Folder, optional=True))
+                                                     behavior=Qgis.ProcessingFileParameterBehavior.Folder,
+                                                     optional=True))
         self.addParameter(QgsProcessingParameterString(
             self.MODELS, "Models whose generated panels are shown (comma-separated; empty: all)", optional=True))
         self.addParameter(QgsProcessingParameterString(

@@ -2,7 +2,7 @@
 ``build-galleries`` in the backend process, docs/backend-protocol.md)."""
 from __future__ import annotations
 
-from qgis.core import (QgsProcessingAlgorithm, QgsProcessingOutputFile, QgsProcessingOutputNumber,
+from qgis.core import (Qgis, QgsProcessingAlgorithm, QgsProcessingOutputFile, QgsProcessingOutputNumber,
                        QgsProcessingParameterBoolean, QgsProcessingParameterFile, QgsProcessingParameterNumber)
 
 from .common import flag, option, run_backend, user_errors
@@ -35,7 +35,8 @@ class BuildGalleriesAlgorithm(QgsProcessingAlgorithm):
 
     def initAlgorithm(self, config=None):  # noqa: N802
         self.addParameter(QgsProcessingParameterFile(self.STORE, "Benchmark store (.sqlite; created if missing)",
-                                                     behavior=QgsProcessingParameterFile.File, fileFilter="SQLite (*.sqlite)"))
+                                                     behavior=Qgis.ProcessingFileParameterBehavior.File,
+                                                     fileFilter="SQLite (*.sqlite)"))
         self.addParameter(QgsProcessingParameterFile(self.SEGMENTS, "Segments GeoPackage to load first",
                                                      extension="gpkg", optional=True))
         self.addParameter(QgsProcessingParameterNumber(self.SEED, "Random seed", defaultValue=0))

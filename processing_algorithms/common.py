@@ -5,7 +5,7 @@ import functools
 import os
 from pathlib import Path
 
-from qgis.core import (QgsProcessingContext, QgsProcessingException,
+from qgis.core import (Qgis, QgsProcessingContext, QgsProcessingException,
                        QgsProcessingLayerPostProcessorInterface)
 
 from . import RESOURCES
@@ -129,7 +129,7 @@ def device_or_default(value: str) -> str:
 
 def advanced(param):
     """Mark a parameter as advanced (rarely changed)."""
-    param.setFlags(param.flags() | param.FlagAdvanced)
+    param.setFlags(param.flags() | Qgis.ProcessingParameterFlag.Advanced)
     return param
 
 
@@ -140,9 +140,7 @@ def style_path(qml: str) -> Path:
 def style_for(layer, qml: str) -> Path:
     """The line style, or its ``_points`` variant for a point layer (a style only applies to
     layers of its own geometry type)."""
-    from qgis.core import QgsWkbTypes
-
-    if layer.geometryType() == QgsWkbTypes.PointGeometry:
+    if layer.geometryType() == Qgis.GeometryType.Point:
         points = style_path(qml.replace(".qml", "_points.qml"))
         if points.exists():
             return points

@@ -2,7 +2,7 @@
 the backend process (``coverage``)."""
 from __future__ import annotations
 
-from qgis.core import (QgsProcessingAlgorithm, QgsProcessingOutputFile, QgsProcessingOutputNumber,
+from qgis.core import (Qgis, QgsProcessingAlgorithm, QgsProcessingOutputFile, QgsProcessingOutputNumber,
                        QgsProcessingParameterFile,
                        QgsProcessingParameterFileDestination, QgsProcessingParameterNumber)
 
@@ -44,10 +44,11 @@ class CoverageAuditAlgorithm(QgsProcessingAlgorithm):
         from geofidelity_plugin.core.reference_panels.options import COVERAGE_GAP_RADIUS_M, COVERAGE_RADIUS_M
 
         self.addParameter(QgsProcessingParameterFile(self.STORE, "Benchmark store (.sqlite)", fileFilter="SQLite (*.sqlite)"))
-        self.addParameter(QgsProcessingParameterNumber(self.RADIUS, "Covered within (m)", QgsProcessingParameterNumber.Double,
+        self.addParameter(QgsProcessingParameterNumber(self.RADIUS, "Covered within (m)",
+                                                       Qgis.ProcessingNumberParameterType.Double,
                                                        defaultValue=COVERAGE_RADIUS_M, minValue=1))
         self.addParameter(QgsProcessingParameterNumber(self.GAP_RADIUS, "Gap: no image within (m)",
-                                                       QgsProcessingParameterNumber.Double,
+                                                       Qgis.ProcessingNumberParameterType.Double,
                                                        defaultValue=COVERAGE_GAP_RADIUS_M, minValue=1))
         self.addParameter(QgsProcessingParameterFileDestination(self.OUTPUT, "Coverage", "GeoPackage (*.gpkg)"))
         self.addOutput(QgsProcessingOutputNumber("GAPS", "Uncovered stretches"))

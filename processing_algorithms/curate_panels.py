@@ -2,7 +2,7 @@
 backend process (``curate``), where the SigLIP and Mask2Former models load."""
 from __future__ import annotations
 
-from qgis.core import (QgsProcessingAlgorithm, QgsProcessingOutputNumber, QgsProcessingParameterBoolean,
+from qgis.core import (Qgis, QgsProcessingAlgorithm, QgsProcessingOutputNumber, QgsProcessingParameterBoolean,
                        QgsProcessingParameterEnum, QgsProcessingParameterFile,
                        QgsProcessingParameterFileDestination, QgsProcessingParameterNumber,
                        QgsProcessingParameterString)
@@ -66,7 +66,8 @@ class CuratePanelsAlgorithm(QgsProcessingAlgorithm):
         self.addParameter(QgsProcessingParameterString(self.VISTAS, "Mask2Former Vistas model (empty: skip tier 5)",
                                                        defaultValue=d.vistas_model or "", optional=True))
         for key, attr, label, _ in self.NUMBERS:
-            self.addParameter(advanced(QgsProcessingParameterNumber(key, label, QgsProcessingParameterNumber.Double,
+            self.addParameter(advanced(QgsProcessingParameterNumber(key, label,
+                                                                    Qgis.ProcessingNumberParameterType.Double,
                                                                     defaultValue=getattr(d, attr))))
         self.addParameter(QgsProcessingParameterNumber(self.CAP, "Images per segment at most", defaultValue=d.cap_per_segment,
                                                        minValue=1))
@@ -77,7 +78,7 @@ class CuratePanelsAlgorithm(QgsProcessingAlgorithm):
                   "only (the paper's rule, which can leave stretches of the street without an image).")
         self.addParameter(p)
         self.addParameter(advanced(QgsProcessingParameterNumber(
-            self.CAP_BIN, "Cap bin length along the segment (m)", QgsProcessingParameterNumber.Double,
+            self.CAP_BIN, "Cap bin length along the segment (m)", Qgis.ProcessingNumberParameterType.Double,
             defaultValue=d.cap_bin_m, minValue=1)))
         p = QgsProcessingParameterBoolean(self.SCORE_ALL, "Score every image (also those the cap cannot keep)",
                                           defaultValue=False)

@@ -6,7 +6,7 @@ only — never a plain parameter, never on the command line, never written to a 
 manifest or project."""
 from __future__ import annotations
 
-from qgis.core import (QgsProcessingAlgorithm, QgsProcessingException, QgsProcessingOutputNumber,
+from qgis.core import (Qgis, QgsProcessingAlgorithm, QgsProcessingException, QgsProcessingOutputNumber,
                        QgsProcessingParameterAuthConfig, QgsProcessingParameterBoolean,
                        QgsProcessingParameterFile, QgsProcessingParameterFileDestination,
                        QgsProcessingParameterNumber, QgsProcessingParameterString)
@@ -79,29 +79,30 @@ class FetchMapillaryAlgorithm(QgsProcessingAlgorithm):
                                                            optional=True))
         self.addParameter(advanced(QgsProcessingParameterString(self.BASE_URL, "Graph API base URL",
                                                                 defaultValue=o.DEFAULT_BASE_URL)))
-        self.addParameter(QgsProcessingParameterNumber(self.BUFFER, "Road buffer (m)", QgsProcessingParameterNumber.Double,
+        self.addParameter(QgsProcessingParameterNumber(self.BUFFER, "Road buffer (m)",
+                                                       Qgis.ProcessingNumberParameterType.Double,
                                                        defaultValue=o.FETCH_BUFFER_M, minValue=1))
         self.addParameter(advanced(QgsProcessingParameterNumber(self.STEP, "Box spacing along the segment (m)",
-                                                                QgsProcessingParameterNumber.Double,
+                                                                Qgis.ProcessingNumberParameterType.Double,
                                                                 defaultValue=o.FETCH_TILE_STEP_M, minValue=10)))
         self.addParameter(advanced(QgsProcessingParameterNumber(self.WORKERS, "Parallel downloads",
                                                                 defaultValue=o.FETCH_WORKERS, minValue=1, maxValue=32)))
         self.addParameter(advanced(QgsProcessingParameterNumber(self.RATE, "API requests per second",
-                                                                QgsProcessingParameterNumber.Double,
+                                                                Qgis.ProcessingNumberParameterType.Double,
                                                                 defaultValue=o.FETCH_REQUESTS_PER_SECOND,
                                                                 minValue=0.1)))
         self.addParameter(advanced(QgsProcessingParameterNumber(
             self.TIMEOUT, "Seconds to wait for an answer before a request is retried",
-            QgsProcessingParameterNumber.Double, defaultValue=o.FETCH_TIMEOUT_S, minValue=1)))
+            Qgis.ProcessingNumberParameterType.Double, defaultValue=o.FETCH_TIMEOUT_S, minValue=1)))
         p = QgsProcessingParameterNumber(self.SEARCH_PAD, "Search padding past the buffer (m)",
-                                         QgsProcessingParameterNumber.Double, defaultValue=o.FETCH_SEARCH_PAD_M,
+                                         Qgis.ProcessingNumberParameterType.Double, defaultValue=o.FETCH_SEARCH_PAD_M,
                                          minValue=0)
         p.setHelp("The search boxes reach this far past the road buffer, so that an image whose computed "
                   "position lies in the buffer is found even when its GPS position lies this far out.")
         self.addParameter(advanced(p))
         self.addParameter(advanced(QgsProcessingParameterNumber(
             self.SOLAR_MIN, "Minimum solar elevation (°): darker images are not downloaded",
-            QgsProcessingParameterNumber.Double, defaultValue=o.CurationOptions.solar_min_deg,
+            Qgis.ProcessingNumberParameterType.Double, defaultValue=o.CurationOptions.solar_min_deg,
             minValue=-90, maxValue=90)))
         self.addParameter(advanced(QgsProcessingParameterBoolean(
             self.DOWNLOAD_ALL, "Download every image found (skip curation tiers 1–3 before download)",

@@ -3,7 +3,7 @@
 Both run in the backend process (docs/backend-protocol.md): ``generate`` and ``import-generated``."""
 from __future__ import annotations
 
-from qgis.core import (QgsProcessingAlgorithm, QgsProcessingException, QgsProcessingOutputFile,
+from qgis.core import (Qgis, QgsProcessingAlgorithm, QgsProcessingException, QgsProcessingOutputFile,
                        QgsProcessingOutputFolder, QgsProcessingOutputNumber, QgsProcessingParameterBoolean,
                        QgsProcessingParameterEnum, QgsProcessingParameterFile, QgsProcessingParameterNumber,
                        QgsProcessingParameterString)
@@ -60,7 +60,7 @@ class GeneratePanelsAlgorithm(QgsProcessingAlgorithm):
         self.addParameter(QgsProcessingParameterFile(self.STORE, "Benchmark store (.sqlite)", fileFilter="SQLite (*.sqlite)"))
         self.addParameter(QgsProcessingParameterEnum(self.GENERATOR, "Generator", self.generators, defaultValue=0))
         self.addParameter(QgsProcessingParameterFile(self.CUSTOM, "Custom diffusers folder", optional=True,
-                                                     behavior=QgsProcessingParameterFile.Folder))
+                                                     behavior=Qgis.ProcessingFileParameterBehavior.Folder))
         self.addParameter(QgsProcessingParameterString(self.NAME, "Custom generator name", optional=True))
         self.addParameter(QgsProcessingParameterEnum(self.CONDITIONS, "Prompt conditions", self.conditions,
                                                      allowMultiple=True, defaultValue=list(range(len(self.conditions)))))
@@ -72,9 +72,9 @@ class GeneratePanelsAlgorithm(QgsProcessingAlgorithm):
         self.addParameter(advanced(QgsProcessingParameterString(self.TEMPLATES, "Prompt templates (JSON: L0, L1, L2, "
                                                                 "suffix)", optional=True)))
         for key, label, kind, setting in (
-                (self.STEPS, "Steps (custom)", QgsProcessingParameterNumber.Integer, "steps"),
-                (self.GUIDANCE, "Guidance (custom)", QgsProcessingParameterNumber.Double, "guidance"),
-                (self.RESOLUTION, "Resolution (custom)", QgsProcessingParameterNumber.Integer, "resolution")):
+                (self.STEPS, "Steps (custom)", Qgis.ProcessingNumberParameterType.Integer, "steps"),
+                (self.GUIDANCE, "Guidance (custom)", Qgis.ProcessingNumberParameterType.Double, "guidance"),
+                (self.RESOLUTION, "Resolution (custom)", Qgis.ProcessingNumberParameterType.Integer, "resolution")):
             self.addParameter(advanced(QgsProcessingParameterNumber(key, label, kind, minValue=0,
                                                                     defaultValue=CUSTOM_DEFAULTS[setting])))
         self.addParameter(advanced(QgsProcessingParameterString(self.DTYPE, "dtype (custom): fp32, fp16 or bf16",
@@ -96,7 +96,7 @@ class GeneratePanelsAlgorithm(QgsProcessingAlgorithm):
             self.FORCE, "Replace panels made with other settings", defaultValue=False))
         self.addParameter(advanced(QgsProcessingParameterFile(
             self.OUT, "Generations folder (empty: 'generations' beside the store)", optional=True,
-            behavior=QgsProcessingParameterFile.Folder)))
+            behavior=Qgis.ProcessingFileParameterBehavior.Folder)))
         self.addParameter(ray_parameter())
         self.addOutput(QgsProcessingOutputNumber("GENERATED", "Images generated"))
         self.addOutput(QgsProcessingOutputNumber("KEPT", "Images already there (resumed)"))
@@ -176,7 +176,7 @@ class ImportGeneratedAlgorithm(QgsProcessingAlgorithm):
     def initAlgorithm(self, config=None):  # noqa: N802
         self.addParameter(QgsProcessingParameterFile(self.STORE, "Benchmark store (.sqlite)", fileFilter="SQLite (*.sqlite)"))
         self.addParameter(QgsProcessingParameterFile(self.FOLDER, "Folder of generated images",
-                                                     behavior=QgsProcessingParameterFile.Folder))
+                                                     behavior=Qgis.ProcessingFileParameterBehavior.Folder))
         self.addParameter(QgsProcessingParameterString(self.MODEL, "Model name (empty: first folder level)",
                                                        optional=True))
         self.addParameter(advanced(QgsProcessingParameterBoolean(

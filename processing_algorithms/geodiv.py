@@ -3,7 +3,7 @@ real reference panels as the baseline (docs/method.md, GeoDiv); runs ``geodiv`` 
 process (docs/backend-protocol.md)."""
 from __future__ import annotations
 
-from qgis.core import (QgsProcessingAlgorithm, QgsProcessingOutputFile, QgsProcessingParameterBoolean,
+from qgis.core import (Qgis, QgsProcessingAlgorithm, QgsProcessingOutputFile, QgsProcessingParameterBoolean,
                        QgsProcessingParameterFile, QgsProcessingParameterFolderDestination,
                        QgsProcessingParameterNumber, QgsProcessingParameterString)
 
@@ -43,7 +43,8 @@ class GeoDivAlgorithm(QgsProcessingAlgorithm):
     def initAlgorithm(self, config=None):  # noqa: N802
         self.addParameter(QgsProcessingParameterFile(self.STORE, "Benchmark store", extension="sqlite", optional=True))
         self.addParameter(QgsProcessingParameterFile(self.IMAGES, "Or: a folder of images (sub-folder = city)",
-                                                     behavior=QgsProcessingParameterFile.Folder, optional=True))
+                                                     behavior=Qgis.ProcessingFileParameterBehavior.Folder,
+                                                     optional=True))
         self.addParameter(QgsProcessingParameterFile(self.ANSWERS, "Or: answers CSV (from a hosted model)",
                                                      extension="csv", optional=True))
         self.addParameter(QgsProcessingParameterString(

@@ -2,7 +2,7 @@
 ``import-release`` in the backend process, docs/backend-protocol.md)."""
 from __future__ import annotations
 
-from qgis.core import (QgsProcessingAlgorithm, QgsProcessingOutputNumber,
+from qgis.core import (Qgis, QgsProcessingAlgorithm, QgsProcessingOutputNumber,
                        QgsProcessingParameterFile, QgsProcessingParameterFileDestination,
                        QgsProcessingParameterNumber)
 
@@ -35,7 +35,7 @@ class ImportReleaseAlgorithm(QgsProcessingAlgorithm):
 
     def initAlgorithm(self, config=None):  # noqa: N802
         self.addParameter(QgsProcessingParameterFile(self.ROOT, "Release root folder",
-                                                     behavior=QgsProcessingParameterFile.Folder))
+                                                     behavior=Qgis.ProcessingFileParameterBehavior.Folder))
         self.addParameter(QgsProcessingParameterNumber(self.SEED, "Random seed (for filled negatives)", defaultValue=0))
         self.addParameter(QgsProcessingParameterFileDestination(self.STORE, "Benchmark store", "SQLite (*.sqlite)"))
         self.addOutput(QgsProcessingOutputNumber("SEGMENTS", "Segments"))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from qgis.core import (QgsProcessing, QgsProcessingAlgorithm, QgsProcessingException,
+from qgis.core import (Qgis, QgsProcessingAlgorithm, QgsProcessingException,
                        QgsProcessingMultiStepFeedback, QgsProcessingOutputFile, QgsProcessingOutputNumber,
                        QgsProcessingOutputVectorLayer, QgsProcessingParameterFile,
                        QgsProcessingParameterFolderDestination, QgsProcessingParameterMultipleLayers,
@@ -58,7 +58,7 @@ class MapFidelityAlgorithm(QgsProcessingAlgorithm):
 
         self.addParameter(QgsProcessingParameterRasterLayer(self.GENERATED, "Generated map raster"))
         p = QgsProcessingParameterMultipleLayers(self.LAYERS, "Layers QGIS renders as the reference (their styles)",
-                                                 QgsProcessing.TypeVector, optional=True)
+                                                 Qgis.ProcessingSourceType.Vector, optional=True)
         p.setHelp("Drawn in the project's layer order (top layer on top), with the styles they have in the "
                   "project, for exactly the generated raster's extent, CRS and pixel size.")
         self.addParameter(p)
@@ -83,7 +83,7 @@ class MapFidelityAlgorithm(QgsProcessingAlgorithm):
         self.addParameter(advanced(QgsProcessingParameterString(
             self.BACKGROUND, "Background colour of the rendered reference", defaultValue=DEFAULT_BACKGROUND)))
         self.addParameter(advanced(QgsProcessingParameterNumber(
-            self.DPI, "Render dpi (sizes in mm or points)", QgsProcessingParameterNumber.Double,
+            self.DPI, "Render dpi (sizes in mm or points)", Qgis.ProcessingNumberParameterType.Double,
             defaultValue=DEFAULT_DPI, minValue=1)))
         self.addParameter(QgsProcessingParameterFolderDestination(self.OUTPUT, "Output folder"))
         self.addOutput(QgsProcessingOutputVectorLayer("TILES", "MFP per tile"))

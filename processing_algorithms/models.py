@@ -4,7 +4,7 @@ stopped; offline, the error lists the models missing and how to get them. A toke
 models comes from a QGIS authentication config and reaches the backend in ``HF_TOKEN`` only."""
 from __future__ import annotations
 
-from qgis.core import (QgsProcessingAlgorithm, QgsProcessingException, QgsProcessingOutputNumber,
+from qgis.core import (Qgis, QgsProcessingAlgorithm, QgsProcessingException, QgsProcessingOutputNumber,
                        QgsProcessingParameterAuthConfig, QgsProcessingParameterEnum, QgsProcessingParameterFile,
                        QgsProcessingParameterFileDestination, QgsProcessingParameterString)
 
@@ -51,7 +51,7 @@ class ModelsAlgorithm(QgsProcessingAlgorithm):
                                                            "empty: all, for list and verify)", optional=True)
         self.addParameter(models)
         self.addParameter(QgsProcessingParameterFile(self.MODELS_DIR, "Models folder",
-                                                     behavior=QgsProcessingParameterFile.Folder,
+                                                     behavior=Qgis.ProcessingFileParameterBehavior.Folder,
                                                      defaultValue=models_dir() or None, optional=True))
         self.addParameter(advanced(QgsProcessingParameterAuthConfig(
             self.AUTH, "Hugging Face token for gated models (authentication config)", optional=True)))

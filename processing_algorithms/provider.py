@@ -19,28 +19,13 @@ from .select_segments import SelectSegmentsAlgorithm
 
 
 class GeoFidelityProvider(QgsProcessingProvider):
-    """Every algorithm runs the GeoFidelity backend as a child process (see :mod:`.backend`);
-    its settings sit under *Options › Processing › Providers › GeoFidelity*."""
-
-    def __init__(self):
-        super().__init__()
-        self._settings: list = []
+    """Every algorithm runs the GeoFidelity backend as a child process (see :mod:`geofidelity_plugin.qgis_side.backend_runner`);
+    its settings live on *Settings › Options › GeoFidelity* (:mod:`geofidelity_plugin.qgis_side.backend_settings`), not among
+    Processing's provider settings."""
 
     def load(self):
-        from geofidelity_plugin.qgis_side.backend_settings import register_processing_settings
-
-        self._settings = register_processing_settings(self)
-        from .ray_option import register_ray_setting
-
-        self._settings += register_ray_setting(self)  # removed with the others in unload()
         self.refreshAlgorithms()
         return True
-
-    def unload(self):
-        from geofidelity_plugin.qgis_side.backend_settings import unregister_processing_settings
-
-        unregister_processing_settings(self._settings)
-        self._settings = []
 
     def loadAlgorithms(self):  # noqa: N802
         for alg in (SelectSegmentsAlgorithm(), FetchMapillaryAlgorithm(), CuratePanelsAlgorithm(),

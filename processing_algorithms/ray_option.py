@@ -1,4 +1,4 @@
-"""The *Ray cluster* setting (Options › Processing › Providers › GeoFidelity) and the per-algorithm
+"""The *Ray cluster* setting (Settings › Options › GeoFidelity) and the per-algorithm
 option that overrides it, for the algorithms that can scale out on Ray (generate, evaluate).
 
 Empty everywhere: today's single backend process. ``local``: the backend starts Ray on this
@@ -9,9 +9,9 @@ qgis and the standard library.
 """
 from __future__ import annotations
 
-RAY_KEY = "GEOFIDELITY_RAY_CLUSTER"
-DESCRIPTION = ("Ray cluster for generation and embeddings: empty (one process), local (start Ray on this "
-               "machine) or an address such as HOST:6379 or ray://HOST:10001")
+from geofidelity_plugin.qgis_side.backend_settings import DESCRIPTIONS, RAY_KEY
+
+DESCRIPTION = DESCRIPTIONS[RAY_KEY]
 PARAMETER = "RAY_CLUSTER"
 LABEL = "Ray cluster (empty: the GeoFidelity setting; local; an address such as HOST:6379; off: one process)"
 HELP = ("Runs this step's heavy work on Ray: 'local' starts Ray on this computer and puts one worker on each GPU "
@@ -22,11 +22,11 @@ HELP = ("Runs this step's heavy work on Ray: 'local' starts Ray on this computer
 
 def ray_parameter():
     """The algorithm's advanced *Ray cluster* option."""
-    from qgis.core import QgsProcessingParameterString
+    from qgis.core import Qgis, QgsProcessingParameterString
 
     param = QgsProcessingParameterString(PARAMETER, LABEL, optional=True)
     param.setHelp(HELP)
-    param.setFlags(param.flags() | param.FlagAdvanced)
+    param.setFlags(param.flags() | Qgis.ProcessingParameterFlag.Advanced)
     return param
 
 
@@ -42,13 +42,3 @@ def add_ray_option(args: list, value: str | None) -> None:
     if chosen and chosen.lower() not in ("off", "none", "no"):
         args.extend(["--ray", chosen])
 
-
-def register_ray_setting(provider) -> list:
-    """List the setting under *Options › Processing › Providers › GeoFidelity*; returns its name."""
-    try:
-        from processing.core.ProcessingConfig import ProcessingConfig, Setting
-    except ImportError:
-        return []
-    ProcessingConfig.addSetting(Setting(provider.name(), RAY_KEY, DESCRIPTION, "", valuetype=Setting.STRING))
-    ProcessingConfig.readSettings()
-    return [RAY_KEY]

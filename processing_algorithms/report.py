@@ -2,7 +2,7 @@
 ``report`` in the backend process (docs/backend-protocol.md)."""
 from __future__ import annotations
 
-from qgis.core import (QgsProcessingAlgorithm, QgsProcessingOutputHtml, QgsProcessingParameterFile,
+from qgis.core import (Qgis, QgsProcessingAlgorithm, QgsProcessingOutputHtml, QgsProcessingParameterFile,
                        QgsProcessingParameterFileDestination, QgsProcessingParameterString)
 
 from .common import option, run_backend, user_errors
@@ -36,7 +36,7 @@ class ReportAlgorithm(QgsProcessingAlgorithm):
 
     def initAlgorithm(self, config=None):  # noqa: N802
         self.addParameter(QgsProcessingParameterFile(self.EVALUATION, "Evaluation folder (output of Evaluate)",
-                                                     behavior=QgsProcessingParameterFile.Folder))
+                                                     behavior=Qgis.ProcessingFileParameterBehavior.Folder))
         self.addParameter(QgsProcessingParameterString(self.TITLE, "Title", optional=True))
         self.addParameter(QgsProcessingParameterFile(
             self.COVERAGE, "Coverage audit GeoPackage (default: the newest audit of the evaluation's store)",

@@ -7,7 +7,7 @@ import json
 import uuid
 from pathlib import Path
 
-from qgis.core import (QgsApplication, QgsProcessing, QgsProcessingAlgorithm, QgsProcessingContext,
+from qgis.core import (Qgis, QgsApplication, QgsProcessingAlgorithm, QgsProcessingContext,
                        QgsProcessingException,
                        QgsProcessingParameterBoolean, QgsProcessingParameterEnum,
                        QgsProcessingParameterFeatureSource, QgsProcessingParameterFile,
@@ -109,7 +109,7 @@ class SelectSegmentsAlgorithm(QgsProcessingAlgorithm):
         self.addParameter(p)
         self.addParameter(QgsProcessingParameterFeatureSource(
             self.CITY_LAYER, "…or city points (fields name, country, country_code)",
-            [QgsProcessing.TypeVectorPoint], optional=True))
+            [Qgis.ProcessingSourceType.VectorPoint], optional=True))
         self.addParameter(QgsProcessingParameterEnum(self.SOURCE, "Road source", SOURCES, defaultValue=0))
         self.addParameter(QgsProcessingParameterFile(self.OSM_FILE, "OSM file", optional=True))
         self.addParameter(QgsProcessingParameterString(
@@ -119,16 +119,16 @@ class SelectSegmentsAlgorithm(QgsProcessingAlgorithm):
             self.RETRIES, "Overpass retries (busy / timeout answers)", defaultValue=DEFAULT_OVERPASS_RETRIES,
             minValue=0)))
         self.addParameter(QgsProcessingParameterFeatureSource(
-            self.ROAD_LAYER, "Road line layer (fields name, highway)", [QgsProcessing.TypeVectorLine],
+            self.ROAD_LAYER, "Road line layer (fields name, highway)", [Qgis.ProcessingSourceType.VectorLine],
             optional=True))
         self.addParameter(advanced(QgsProcessingParameterFeatureSource(
             self.PLACE_LAYER, "Neighbourhood points for a line-layer source (field name)",
-            [QgsProcessing.TypeVectorPoint], optional=True)))
+            [Qgis.ProcessingSourceType.VectorPoint], optional=True)))
         for key, label, value in ((self.RADIUS, "Radius around each centre (m)", d.radius_m),
                                   (self.MIN_LENGTH, "Minimum merged length (m)", d.min_length_m),
                                   (self.CLIP_LENGTH, "Clip length (m)", d.clip_length_m),
                                   (self.MIN_SPACING, "Minimum centroid spacing (m)", d.min_spacing_m)):
-            self.addParameter(QgsProcessingParameterNumber(key, label, QgsProcessingParameterNumber.Double,
+            self.addParameter(QgsProcessingParameterNumber(key, label, Qgis.ProcessingNumberParameterType.Double,
                                                            defaultValue=value, minValue=0))
         self.addParameter(QgsProcessingParameterNumber(self.MAX_PER_CITY, "Maximum segments per city",
                                                        defaultValue=d.max_per_city, minValue=1))
@@ -140,7 +140,7 @@ class SelectSegmentsAlgorithm(QgsProcessingAlgorithm):
             self.INCLUDE_OTHER, "Keep other named highways as class 'other'", defaultValue=d.include_other)))
         self.addParameter(advanced(QgsProcessingParameterNumber(
             self.HOOD_DISTANCE, "Maximum distance to a neighbourhood node (m; 0: no limit)",
-            QgsProcessingParameterNumber.Double, defaultValue=d.neighbourhood_max_distance_m, minValue=0)))
+            Qgis.ProcessingNumberParameterType.Double, defaultValue=d.neighbourhood_max_distance_m, minValue=0)))
         p = QgsProcessingParameterBoolean(self.WRITE_CONTEXT, "Write map context layers",
                                           defaultValue=d.write_context)
         p.setHelp("Other roads, water, parks and buildings around the segments, from the same OSM source "

@@ -235,11 +235,11 @@ def test_the_processing_algorithm_runs_in_qgis_on_the_main_thread(qgis_provider,
     """``geofidelity:atlas`` draws in QGIS itself (no backend, no torch): no-threading flag, the
     same PDF as the command, and a clear message for a segments file that is not one."""
     import processing
-    from qgis.core import QgsApplication, QgsProcessingAlgorithm, QgsProcessingException
+    from qgis.core import Qgis, QgsApplication, QgsProcessingException
     from pypdf import PdfReader
 
     alg = QgsApplication.processingRegistry().algorithmById("geofidelity:atlas")
-    assert alg is not None and alg.flags() & QgsProcessingAlgorithm.FlagNoThreading
+    assert alg is not None and alg.flags() & Qgis.ProcessingAlgorithmFlag.NoThreading
     out = atlas_inputs
     result = processing.run("geofidelity:atlas", {
         "EVALUATION_FOLDER": str(out / "evaluation"), "SEGMENTS": str(out / "segments.gpkg"),

@@ -33,7 +33,8 @@ def settings(qgis_app):
     from geofidelity_plugin.qgis_side.gui.backend_options import processing_modules
 
     _, backend_settings = processing_modules()
-    keys = (backend_settings.PYTHON_KEY, backend_settings.MODELS_KEY, backend_settings.DEVICE_KEY)
+    keys = (backend_settings.PYTHON_KEY, backend_settings.MODELS_KEY, backend_settings.DEVICE_KEY,
+            backend_settings.RAY_KEY)
     before = {key: backend_settings.get(key) for key in keys}
     yield backend_settings
     for key, value in before.items():
@@ -72,10 +73,40 @@ def test_apply_writes_the_settings(page, settings, tmp_path):
     page.python.setFilePath(str(VENV_PYTHON))
     page.models.setFilePath(str(tmp_path))
     page.device.setCurrentText("cuda:1")
+    page.ray.setText(" ray://head:10001 ")
     page.apply()
     assert settings.get(settings.PYTHON_KEY) == str(VENV_PYTHON)
     assert settings.get(settings.MODELS_KEY) == str(tmp_path)
     assert settings.default_device() == "cuda:1"
+    assert settings.get(settings.RAY_KEY) == "ray://head:10001"
+    from processing_algorithms.ray_option import add_ray_option
+
+    args = []
+    add_ray_option(args, "")
+    assert args == ["--ray", "ray://head:10001"]
+
+
+def test_only_this_page_saves_the_settings(page, settings, qgis_provider, tmp_path):
+    """The Options dialog's OK applies every page: Options › Processing then saves each setting it
+    lists from the copy it read when it opened. None of ours is listed, so what this page saved stays."""
+    from processing.core.ProcessingConfig import ProcessingConfig
+    from qgis.core import QgsSettings
+
+    keys = {settings.PYTHON_KEY, settings.MODELS_KEY, settings.DEVICE_KEY, settings.RAY_KEY}
+    assert not keys & set(ProcessingConfig.settings)
+    ProcessingConfig.readSettings()  # the Processing page opens with the values of now
+    page.models.setFilePath(str(tmp_path))
+    page.device.setCurrentText("cpu")
+    page.ray.setText("local")
+    page.apply()
+    qsettings = QgsSettings()
+    for setting in ProcessingConfig.settings.values():  # what the Processing page's accept() does
+        setting.save(qsettings)
+    assert settings.get(settings.MODELS_KEY) == str(tmp_path)
+    assert settings.default_device() == "cpu" and settings.get(settings.RAY_KEY) == "local"
+    fresh = type(page)()  # the page shows what is saved
+    assert fresh.models.filePath() == str(tmp_path) and fresh.ray.text() == "local"
+    fresh.deleteLater()
 
 
 def test_test_backend_fills_the_report(page):

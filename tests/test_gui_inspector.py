@@ -46,8 +46,8 @@ def _click(canvas, tool, layer, segment_id):
     canvas.setExtent(feature.geometry().boundingBox().buffered(0.004))  # neighbours 0.01° away
     canvas.refresh()
     pixel = canvas.getCoordinateTransform().transform(feature.geometry().asPoint())
-    event = QgsMapMouseEvent(canvas, QEvent.MouseButtonRelease, QPoint(int(pixel.x()), int(pixel.y())),
-                             Qt.LeftButton, Qt.LeftButton, Qt.NoModifier)
+    event = QgsMapMouseEvent(canvas, QEvent.Type.MouseButtonRelease, QPoint(int(pixel.x()), int(pixel.y())),
+                             Qt.MouseButton.LeftButton, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
     tool.canvasReleaseEvent(event)
 
 
@@ -332,7 +332,7 @@ def test_a_newer_click_supersedes_an_older_one(qgis_app, qgis_canvas, evaluated)
     _click(qgis_canvas, tool, layer, "gb-beta-1")  # before the first read came back
     _settle(dock)
     assert shown == ["gb-beta-1"]
-    assert {dock.references.item(i).data(Qt.UserRole + 1).split(":")[0] for i in range(dock.references.count())} \
+    assert {dock.references.item(i).data(Qt.ItemDataRole.UserRole + 1).split(":")[0] for i in range(dock.references.count())} \
         == {"gb-beta-1"}
     dock.stop()
     QgsProject.instance().removeMapLayer(layer.id())

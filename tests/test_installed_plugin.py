@@ -78,7 +78,8 @@ def test_metadata_complete():
     for key in ("name", "qgisMinimumVersion", "description", "about", "version", "author", "email",
                 "tracker", "repository", "tags", "hasProcessingProvider"):
         assert general.get(key), key
-    assert general["qgisMinimumVersion"] == "3.22"
+    assert general["qgisMinimumVersion"] == "3.40" and general["qgisMaximumVersion"] == "4.99"
+    assert general.getboolean("supportsQt6")  # QGIS 4's plugin repository lists it for Qt 6 builds
     assert "torch" in general["about"] and "osmium" in general["about"]
 
 

@@ -76,7 +76,7 @@ def test_alternative_score_styles(qgis_provider, tmp_path):
         assert renderer.classAttribute() == attribute
         ranges = renderer.ranges()  # keep the copies alive while their symbols are used
         symbol = ranges[0].symbol()
-        width = symbol.symbolLayer(0).dataDefinedProperties().property(QgsSymbolLayer.PropertyStrokeWidth)
+        width = symbol.symbolLayer(0).dataDefinedProperties().property(QgsSymbolLayer.Property.StrokeWidth)
         assert width.isActive() and "n_reference" in width.expressionString()
         assert layer.labelsEnabled()
 

@@ -35,12 +35,12 @@ def ray_setting(qgis_provider):
 
 def test_the_setting_and_the_option_choose_the_backend_ray(qgis_provider, ray_setting):
     from processing.core.ProcessingConfig import ProcessingConfig
-    from qgis.core import QgsApplication, QgsProcessingParameterDefinition
+    from qgis.core import Qgis, QgsApplication
 
-    assert RAY_KEY in ProcessingConfig.settings
+    assert RAY_KEY not in ProcessingConfig.settings  # Settings › Options › GeoFidelity alone saves it
     for algorithm in ("geofidelity:generate_panels", "geofidelity:evaluate"):
         param = QgsApplication.processingRegistry().algorithmById(algorithm).parameterDefinition(PARAMETER)
-        assert param is not None and param.flags() & QgsProcessingParameterDefinition.FlagAdvanced
+        assert param is not None and param.flags() & Qgis.ProcessingParameterFlag.Advanced
     backend_settings.set_value(RAY_KEY, "")
     for value, expected in (("", []), ("local", ["--ray", "local"]), (" 10.0.0.5:6379 ", ["--ray", "10.0.0.5:6379"])):
         args = []

@@ -33,7 +33,7 @@ def library_versions() -> dict[str, str]:
     try:  # only when running inside QGIS; the core never imports qgis itself
         qgis_core = sys.modules.get("qgis.core")
         if qgis_core is not None:
-            versions["qgis"] = qgis_core.Qgis.QGIS_VERSION
+            versions["qgis"] = qgis_core.Qgis.version()
     except AttributeError:
         pass
     return versions

@@ -186,9 +186,9 @@ def _set_text(layout, item_id: str, text: str) -> None:
 
 def _prepare(layout, layers: list, crs, extent) -> None:
     """Layers, CRS, a first extent (a template's map has none: an atlas would scale nothing), legend, date."""
-    from qgis.core import QgsRenderContext
+    from qgis.core import Qgis
 
-    layout.renderContext().setTextRenderFormat(QgsRenderContext.TextFormatAlwaysText)
+    layout.renderContext().setTextRenderFormat(Qgis.TextRenderFormat.AlwaysText)
     layout_map = _item(layout, "map")
     layout_map.setLayers(layers)
     layout_map.setKeepLayerSet(True)
@@ -255,15 +255,15 @@ def render_atlas(pages: list[AtlasSegment], segments_gpkg: Path, coverage_gpkg: 
     atlas.setSortExpression("concat(\"city\", ' / ', \"street_name\")")
     atlas_map = _item(layout, "map")
     atlas_map.setAtlasDriven(True)
-    atlas_map.setAtlasScalingMode(QgsLayoutItemMap.Auto)
+    atlas_map.setAtlasScalingMode(QgsLayoutItemMap.AtlasScalingMode.Auto)
     atlas_map.setAtlasMargin(0.6)
     out_pdf = Path(out_pdf)
     rendered = []
     with atomic_path(out_pdf, suffix=".pdf") as tmp:
         writer = QPdfWriter(str(tmp))
         writer.setResolution(300)
-        writer.setPageLayout(QPageLayout(QPageSize(QSizeF(*PAGE_MM), QPageSize.Millimeter), QPageLayout.Portrait,
-                                         QMarginsF(0, 0, 0, 0)))
+        writer.setPageLayout(QPageLayout(QPageSize(QSizeF(*PAGE_MM), QPageSize.Unit.Millimeter),
+                                         QPageLayout.Orientation.Portrait, QMarginsF(0, 0, 0, 0)))
         writer.setTitle("GeoFidelity atlas")
         writer.setCreator("GeoFidelity")
         painter = QPainter(writer)

@@ -59,9 +59,8 @@ def north_arrow_svg() -> str:
 
 
 def _add(layout, item_id: str, spec, maps: dict):
-    from qgis.core import (QgsLayoutItemLabel, QgsLayoutItemLegend, QgsLayoutItemMap, QgsLayoutItemPicture,
-                           QgsLayoutItemScaleBar, QgsLayoutPoint, QgsLayoutSize, QgsLegendStyle, QgsScaleBarSettings,
-                           QgsUnitTypes)
+    from qgis.core import (Qgis, QgsLayoutItem, QgsLayoutItemLabel, QgsLayoutItemLegend, QgsLayoutItemMap,
+                           QgsLayoutItemPicture, QgsLayoutItemScaleBar, QgsLayoutPoint, QgsLayoutSize, QgsLegendStyle)
     from qgis.PyQt.QtCore import Qt
     from qgis.PyQt.QtGui import QFont
 
@@ -72,8 +71,8 @@ def _add(layout, item_id: str, spec, maps: dict):
         font.setPointSizeF(size)
         font.setBold(bold)
         item.setFont(font)
-        item.setHAlign(Qt.AlignLeft)  # the default justifies: gaps between words
-        item.setVAlign(Qt.AlignTop)
+        item.setHAlign(Qt.AlignmentFlag.AlignLeft)  # the default justifies: gaps between words
+        item.setVAlign(Qt.AlignmentFlag.AlignTop)
         item.setText(item_id)
     elif kind == "map":
         item = QgsLayoutItemMap(layout)
@@ -81,22 +80,22 @@ def _add(layout, item_id: str, spec, maps: dict):
         maps["map"] = item
     elif kind == "picture":
         item = QgsLayoutItemPicture(layout)
-        item.setResizeMode(QgsLayoutItemPicture.Zoom)
-        item.setPictureAnchor(QgsLayoutItemPicture.UpperLeft)
+        item.setResizeMode(QgsLayoutItemPicture.ResizeMode.Zoom)
+        item.setPictureAnchor(QgsLayoutItem.ReferencePoint.UpperLeft)
     elif kind == "north":
         item = QgsLayoutItemPicture(layout)
         item.setPicturePath(north_arrow_svg())
         item.setLinkedMap(maps["map"])
-        item.setNorthMode(QgsLayoutItemPicture.TrueNorth)
+        item.setNorthMode(QgsLayoutItemPicture.NorthMode.TrueNorth)
     elif kind == "scalebar":
         item = QgsLayoutItemScaleBar(layout)
         item.setStyle("Single Box")
         item.setLinkedMap(maps["map"])
-        item.setUnits(QgsUnitTypes.DistanceMeters)
+        item.setUnits(Qgis.DistanceUnit.Meters)
         item.setUnitLabel("m")
         item.setNumberOfSegments(2)
         item.setNumberOfSegmentsLeft(0)
-        item.setSegmentSizeMode(QgsScaleBarSettings.SegmentSizeFitWidth)
+        item.setSegmentSizeMode(Qgis.ScaleBarSegmentSizeMode.FitWidth)
         item.setMinimumBarWidth(20)
         item.setMaximumBarWidth(45)
         fmt = item.textFormat()
@@ -110,29 +109,30 @@ def _add(layout, item_id: str, spec, maps: dict):
         item = QgsLayoutItemLegend(layout)
         item.setLinkedMap(maps["map"])
         item.setTitle("Legend")
-        for style in (QgsLegendStyle.Title, QgsLegendStyle.Group, QgsLegendStyle.Subgroup,
-                      QgsLegendStyle.Symbol, QgsLegendStyle.SymbolLabel):  # every style: no default font left
+        for style in (QgsLegendStyle.Style.Title, QgsLegendStyle.Style.Group, QgsLegendStyle.Style.Subgroup,
+                      QgsLegendStyle.Style.Symbol,
+                      QgsLegendStyle.Style.SymbolLabel):  # every style: no default font left
             font = QFont(FONT)
-            font.setPointSizeF(size + (2 if style == QgsLegendStyle.Title else 0))
-            font.setBold(style != QgsLegendStyle.SymbolLabel)
+            font.setPointSizeF(size + (2 if style == QgsLegendStyle.Style.Title else 0))
+            font.setBold(style != QgsLegendStyle.Style.SymbolLabel)
             item.setStyleFont(style, font)
         item.setSymbolHeight(3)
         item.setSymbolWidth(6)
     layout.addLayoutItem(item)
     item.setId(item_id)
-    item.attemptMove(QgsLayoutPoint(x, y, QgsUnitTypes.LayoutMillimeters))
-    item.attemptResize(QgsLayoutSize(w, h, QgsUnitTypes.LayoutMillimeters))
+    item.attemptMove(QgsLayoutPoint(x, y, Qgis.LayoutUnit.Millimeters))
+    item.attemptResize(QgsLayoutSize(w, h, Qgis.LayoutUnit.Millimeters))
     return item
 
 
 def build_layout(project, items: dict, name: str):
     """A one-page A4-landscape print layout holding ``items`` (see :data:`SEGMENT_ITEMS`)."""
-    from qgis.core import QgsLayoutSize, QgsPrintLayout, QgsUnitTypes
+    from qgis.core import Qgis, QgsLayoutSize, QgsPrintLayout
 
     layout = QgsPrintLayout(project)
     layout.initializeDefaults()
     layout.setName(name)
-    layout.pageCollection().page(0).setPageSize(QgsLayoutSize(*PAGE_MM, QgsUnitTypes.LayoutMillimeters))
+    layout.pageCollection().page(0).setPageSize(QgsLayoutSize(*PAGE_MM, Qgis.LayoutUnit.Millimeters))
     maps: dict = {}
     for item_id, spec in items.items():
         _add(layout, item_id, spec, maps)

@@ -1,11 +1,11 @@
 """Where the GeoFidelity backend lives: the Python executable of the environment that holds
 torch, transformers and diffusers, a models folder and the default device.
 
-Configured once, like GRASS or WhiteboxTools: *Settings › Options › GeoFidelity* (the page with
-*Test backend* and *Set up backend…*), also listed under *Settings › Options › Processing ›
-Providers › GeoFidelity*. Both views read and write the same ``QgsSettings`` keys. The
-``GEOFIDELITY_BACKEND_PYTHON`` environment variable, when set, wins (batch runs, tests).
-Imports only qgis and the standard library.
+Configured once, like GRASS or WhiteboxTools, on *Settings › Options › GeoFidelity* (the page with
+*Test backend* and *Set up backend…*), the one place that saves them: plain ``QgsSettings`` keys
+(public API), not Processing's own settings — the Processing options page would save its stale
+copy over them. The ``GEOFIDELITY_BACKEND_PYTHON`` environment variable, when set, wins (batch
+runs, tests). Imports only qgis and the standard library.
 """
 from __future__ import annotations
 
@@ -15,11 +15,15 @@ from pathlib import Path
 PYTHON_KEY = "GEOFIDELITY_BACKEND_PYTHON"
 MODELS_KEY = "GEOFIDELITY_MODELS_DIR"
 DEVICE_KEY = "GEOFIDELITY_DEFAULT_DEVICE"
-SETTINGS_PREFIX = "Processing/Configuration/"  # where ProcessingConfig keeps provider settings
+RAY_KEY = "GEOFIDELITY_RAY_CLUSTER"  # see ray_option.py
+# where Processing's provider settings kept them up to 0.2.0: the same keys, so that values carry over
+SETTINGS_PREFIX = "Processing/Configuration/"
 DESCRIPTIONS = {
     PYTHON_KEY: "Backend Python executable (an environment with torch; empty: the checkout's .venv)",
     MODELS_KEY: "Models folder (local model folders and the Hugging Face cache; empty: the default cache)",
     DEVICE_KEY: "Default device: cpu, cuda, cuda:N or mps (empty: the GPU when there is one)",
+    RAY_KEY: ("Ray cluster for generation and embeddings: empty (one process), local (start Ray on this "
+              "machine) or an address such as HOST:6379 or ray://HOST:10001"),
 }
 
 
@@ -55,13 +59,6 @@ def get(key: str) -> str:
 
 def set_value(key: str, value: str) -> None:
     _settings().setValue(SETTINGS_PREFIX + key, value)
-    try:  # keep Processing's cached copy (Options › Processing › Providers) in step
-        from processing.core.ProcessingConfig import ProcessingConfig
-
-        if key in ProcessingConfig.settings:
-            ProcessingConfig.settings[key].value = value
-    except ImportError:
-        pass
 
 
 def backend_python() -> tuple[str | None, str]:
@@ -85,26 +82,3 @@ def models_dir() -> str:
 def default_device() -> str:
     return get(DEVICE_KEY)
 
-
-def register_processing_settings(provider) -> list:
-    """List the settings under *Options › Processing › Providers › GeoFidelity*."""
-    try:
-        from processing.core.ProcessingConfig import ProcessingConfig, Setting
-    except ImportError:
-        return []
-    names = []
-    kinds = {PYTHON_KEY: Setting.FILE, MODELS_KEY: Setting.FOLDER, DEVICE_KEY: Setting.STRING}
-    for key, description in DESCRIPTIONS.items():
-        ProcessingConfig.addSetting(Setting(provider.name(), key, description, "", valuetype=kinds[key]))
-        names.append(key)
-    ProcessingConfig.readSettings()
-    return names
-
-
-def unregister_processing_settings(names: list) -> None:
-    try:
-        from processing.core.ProcessingConfig import ProcessingConfig
-    except ImportError:
-        return
-    for key in names:
-        ProcessingConfig.removeSetting(key)

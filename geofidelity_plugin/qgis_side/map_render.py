@@ -47,13 +47,13 @@ def _tile_image(settings, width: int, height: int, background) -> np.ndarray:
     from qgis.PyQt.QtGui import QImage, QPainter
 
     settings.setOutputSize(QSize(width, height))
-    image = QImage(width, height, QImage.Format_ARGB32)
+    image = QImage(width, height, QImage.Format.Format_ARGB32)
     image.fill(background)
     painter = QPainter(image)
     job = QgsMapRendererCustomPainterJob(settings, painter)
     job.renderSynchronously()
     painter.end()
-    rgb = image.convertToFormat(QImage.Format_RGB888)
+    rgb = image.convertToFormat(QImage.Format.Format_RGB888)
     data = rgb.constBits()
     data.setsize(rgb.sizeInBytes())
     return np.frombuffer(data, dtype=np.uint8).reshape(height, rgb.bytesPerLine())[:, :width * 3] \
@@ -65,7 +65,7 @@ def render_reference(layers: list, grid, out_path: str | Path, background: str =
                      progress=None) -> Path:
     """Render ``layers`` (top layer first) for ``grid`` into an RGB GeoTIFF at ``out_path``."""
     from osgeo import gdal
-    from qgis.core import QgsMapSettings, QgsRectangle
+    from qgis.core import Qgis, QgsMapSettings, QgsRectangle
     from qgis.PyQt.QtGui import QColor
 
     gdal.UseExceptions()
@@ -82,8 +82,8 @@ def render_reference(layers: list, grid, out_path: str | Path, background: str =
     settings.setDestinationCrs(crs)
     settings.setBackgroundColor(colour)
     settings.setOutputDpi(float(dpi))
-    settings.setFlag(QgsMapSettings.Antialiasing, True)
-    settings.setFlag(QgsMapSettings.RenderMapTile, True)
+    settings.setFlag(Qgis.MapSettingsFlag.Antialiasing, True)
+    settings.setFlag(Qgis.MapSettingsFlag.RenderMapTile, True)
     settings.setExtentBuffer(EXTENT_BUFFER_PX * abs(px))
     if transform_context is not None:
         settings.setTransformContext(transform_context)

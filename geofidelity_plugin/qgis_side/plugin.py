@@ -54,7 +54,7 @@ class GeoFidelityPlugin:
         canvas = self.iface.mapCanvas()
         if getattr(self, "dock", None) is None:
             self.dock = InspectorDock(self.iface.mainWindow())
-            self.iface.addDockWidget(Qt.RightDockWidgetArea, self.dock)
+            self.iface.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.dock)
             self.tool = SegmentIdentifyTool(canvas)
             self.tool.setAction(self.action)
             self.tool.segmentIdentified.connect(self.dock.show_feature)

@@ -1,7 +1,7 @@
 """*Settings › Options › GeoFidelity*: where the backend lives, *Test backend* and *Set up backend…*.
 
 The page edits the settings of ``processing_algorithms/backend_settings.py`` (backend Python,
-models folder, default device). *Test backend* runs ``python -m geofidelity_plugin --events
+models folder, default device, Ray cluster) and is the one place that saves them. *Test backend* runs ``python -m geofidelity_plugin --events
 jsonl doctor`` through the same runner as every algorithm, in a worker thread, and shows its
 report: protocol, Python/torch/CUDA versions, GPUs with free memory, models present offline,
 problems with their fixes. *Set up backend…* runs :mod:`geofidelity_plugin.backend_setup.venv_setup` in a
@@ -19,8 +19,8 @@ from pathlib import Path
 from qgis.gui import QgsFileWidget, QgsOptionsPageWidget, QgsOptionsWidgetFactory
 from qgis.PyQt.QtCore import QThread, pyqtSignal
 from qgis.PyQt.QtGui import QIcon
-from qgis.PyQt.QtWidgets import (QComboBox, QFormLayout, QGroupBox, QHBoxLayout, QLabel, QPushButton, QTextBrowser,
-                                 QVBoxLayout)
+from qgis.PyQt.QtWidgets import (QComboBox, QFormLayout, QGroupBox, QHBoxLayout, QLabel, QLineEdit, QPushButton,
+                                 QTextBrowser, QVBoxLayout)
 
 from geofidelity_plugin.qgis_side.gui.backend_setup_dialog import _RUNNING, BackendSetupDialog, SetupRun
 from geofidelity_plugin.qgis_side.gui.backend_setup_dialog import keep_running as _keep
@@ -171,13 +171,13 @@ class BackendOptionsPage(QgsOptionsPageWidget):
         box = QGroupBox("Backend")
         form = QFormLayout(box)
         self.python = QgsFileWidget()
-        self.python.setStorageMode(QgsFileWidget.GetFile)
+        self.python.setStorageMode(QgsFileWidget.StorageMode.GetFile)
         self.python.setFilePath(self.settings.get(self.settings.PYTHON_KEY))
         default, source = self.settings.backend_python()
         self.python.lineEdit().setPlaceholderText(f"{default or 'none'} ({source})")
         self.python.setToolTip(self.settings.DESCRIPTIONS[self.settings.PYTHON_KEY])
         self.models = QgsFileWidget()
-        self.models.setStorageMode(QgsFileWidget.GetDirectory)
+        self.models.setStorageMode(QgsFileWidget.StorageMode.GetDirectory)
         self.models.setFilePath(self.settings.get(self.settings.MODELS_KEY))
         self.models.lineEdit().setPlaceholderText("the Hugging Face cache (HF_HOME)")
         self.device = QComboBox()
@@ -187,7 +187,11 @@ class BackendOptionsPage(QgsOptionsPageWidget):
         self.device.lineEdit().setPlaceholderText("automatic: the GPU when there is one")
         form.addRow("Backend Python executable", self.python)
         form.addRow("Models folder", self.models)
+        self.ray = QLineEdit(self.settings.get(self.settings.RAY_KEY))
+        self.ray.setPlaceholderText("empty: one process; local; HOST:6379; ray://HOST:10001")
+        self.ray.setToolTip(self.settings.DESCRIPTIONS[self.settings.RAY_KEY])
         form.addRow("Default device", self.device)
+        form.addRow("Ray cluster", self.ray)
         buttons = QHBoxLayout()
         self.test_button = QPushButton("Test backend")
         self.setup_button = QPushButton("Set up backend…")
@@ -208,6 +212,7 @@ class BackendOptionsPage(QgsOptionsPageWidget):
         self.settings.set_value(self.settings.PYTHON_KEY, self.python.filePath().strip())
         self.settings.set_value(self.settings.MODELS_KEY, self.models.filePath().strip())
         self.settings.set_value(self.settings.DEVICE_KEY, self.device.currentText().strip())
+        self.settings.set_value(self.settings.RAY_KEY, self.ray.text().strip())
 
     def test_backend(self):
         if self.doctor_run is not None:

@@ -59,10 +59,10 @@ class BackendSetupDialog(QDialog):
         layout = QVBoxLayout(self)
         form = QFormLayout()
         self.base_python = QgsFileWidget()
-        self.base_python.setStorageMode(QgsFileWidget.GetFile)
+        self.base_python.setStorageMode(QgsFileWidget.StorageMode.GetFile)
         self.base_python.setFilePath(backend_setup.default_base_python() or "")
         self.target = QgsFileWidget()
-        self.target.setStorageMode(QgsFileWidget.GetDirectory)
+        self.target.setStorageMode(QgsFileWidget.StorageMode.GetDirectory)
         self.target.setFilePath(str(backend_setup.default_venv_dir()))
         self.profile = QComboBox()
         for name in backend_setup.profile_names():

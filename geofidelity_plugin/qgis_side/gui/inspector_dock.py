@@ -73,16 +73,16 @@ def _with_credits(reader, view):
 
 def _gallery(parent) -> QListWidget:
     widget = QListWidget(parent)
-    widget.setViewMode(QListView.IconMode)
+    widget.setViewMode(QListView.ViewMode.IconMode)
     widget.setIconSize(QSize(THUMB, THUMB))
-    widget.setResizeMode(QListView.Adjust)
-    widget.setMovement(QListView.Static)
+    widget.setResizeMode(QListView.ResizeMode.Adjust)
+    widget.setMovement(QListView.Movement.Static)
     widget.setMinimumHeight(THUMB + 40)
-    widget.setSelectionMode(QAbstractItemView.ExtendedSelection)
+    widget.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
     widget.setGridSize(QSize(THUMB + 16, THUMB + 40))
     widget.setUniformItemSizes(True)
     widget.setWordWrap(True)
-    widget.setTextElideMode(Qt.ElideMiddle)
+    widget.setTextElideMode(Qt.TextElideMode.ElideMiddle)
     return widget
 
 
@@ -112,7 +112,7 @@ class InspectorDock(QDockWidget):
         layout = QVBoxLayout(body)
         self.title = QLabel("Click a GeoFidelity road segment on the map.", body)
         self.title.setWordWrap(True)
-        self.title.setTextFormat(Qt.RichText)
+        self.title.setTextFormat(Qt.TextFormat.RichText)
         layout.addWidget(self.title)
         pick = QHBoxLayout()
         self.model_box, self.condition_box = QComboBox(body), QComboBox(body)
@@ -147,7 +147,7 @@ class InspectorDock(QDockWidget):
         layout.addWidget(self.generated)
         self.credits = QLabel("", body)  # attribution of what the thumbnails show (method §1 data sources)
         self.credits.setWordWrap(True)
-        self.credits.setTextFormat(Qt.RichText)
+        self.credits.setTextFormat(Qt.TextFormat.RichText)
         layout.addWidget(self.credits)
         layout.addWidget(QLabel("<b>Scores</b> — the panel and the real anchors", body))
         self.scores = QTableWidget(0, 0, body)
@@ -212,7 +212,7 @@ class InspectorDock(QDockWidget):
         if details:
             from qgis.core import Qgis, QgsMessageLog
 
-            QgsMessageLog.logMessage(details, "GeoFidelity", Qgis.Critical)
+            QgsMessageLog.logMessage(details, "GeoFidelity", Qgis.MessageLevel.Critical)
         if problem:
             self._show_problem(self.segment_id, problem)
         elif result is None:
@@ -292,7 +292,7 @@ class InspectorDock(QDockWidget):
                                      start=self.page * PAGE_SIZE + 1):
             mark = {"accept": " ✔", "reject": " ✘"}.get(img.audit or "", "")
             item = self._add(self.references, img.path, f"#{number}{mark}", f"{img.label}\n{img.tooltip}")
-            item.setData(Qt.UserRole + 1, img.reference_id)
+            item.setData(Qt.ItemDataRole.UserRole + 1, img.reference_id)
 
     def _fill_scores(self) -> None:
         columns = list(self.view.scores)
@@ -309,7 +309,7 @@ class InspectorDock(QDockWidget):
     def _add(self, widget: QListWidget, path: str, label: str, tooltip: str) -> QListWidgetItem:
         item = QListWidgetItem(QIcon(), label)
         item.setToolTip(tooltip)
-        item.setData(Qt.UserRole, path)
+        item.setData(Qt.ItemDataRole.UserRole, path)
         widget.addItem(item)
         self.items.setdefault(path, []).append(item)
         self.loader.request(path, THUMB)
@@ -355,7 +355,8 @@ class InspectorDock(QDockWidget):
     def set_audit(self, decision: str) -> int:
         """Set the manual audit flag of the selected reference images in the store (in the
         worker), then show the segment again; the number of images sent to the store."""
-        chosen = [i.data(Qt.UserRole + 1) for i in self.references.selectedItems() if i.data(Qt.UserRole + 1)]
+        chosen = [i.data(Qt.ItemDataRole.UserRole + 1) for i in self.references.selectedItems()
+                  if i.data(Qt.ItemDataRole.UserRole + 1)]
         if not chosen or self.view is None or self.reader is None:
             return 0
         reader, segment_id = self.reader, self.segment_id
@@ -375,7 +376,7 @@ class InspectorDock(QDockWidget):
         return len(chosen)
 
     def _open_full(self, item) -> None:
-        self.full_path = item.data(Qt.UserRole)
+        self.full_path = item.data(Qt.ItemDataRole.UserRole)
         dialog = QDialog(self)
         dialog.setWindowTitle(Path(self.full_path).name)
         self.full_label = QLabel("loading…", dialog)

@@ -25,7 +25,7 @@ def decode(path: str, size: int) -> QImage:
     reader.setAutoTransform(True)
     full = reader.size()
     if full.isValid() and max(full.width(), full.height()) > size:
-        reader.setScaledSize(full.scaled(size, size, Qt.KeepAspectRatio))
+        reader.setScaledSize(full.scaled(size, size, Qt.AspectRatioMode.KeepAspectRatio))
     return reader.read()
 
 
