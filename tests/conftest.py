@@ -98,3 +98,62 @@ def qgis_env(tmp_path_factory):
     enable = run_qgis_process(["plugins", "enable", "geofidelity_plugin"], env)
     assert enable.returncode == 0, enable.stdout + enable.stderr
     return env
+
+
+# -- the "qgis" marker: tests that face QGIS (select them with `-m qgis`; see scripts/qgis344_check.sh) --
+# Chosen by what a test uses, not by its file name, so it holds when test files move into sub-folders:
+# a fixture named qgis* in its closure (pytest-qgis's qgis_app/qgis_processing/…, qgis_provider,
+# qgis_env), or qgis/processing imported or qgis_process/the qgis app run by its module's top level,
+# by the test function itself or by one of its fixtures.
+import inspect  # noqa: E402
+import re  # noqa: E402
+
+_QGIS_TOP_LEVEL = re.compile(r"^(?:from|import)\s+(?:qgis|processing)\b", re.M)
+_QGIS_USE = re.compile(r"\b(?:from|import)\s+(?:qgis|processing)\b|qgis_process|run_qgis|_open_in_qgis|"
+                       r"xvfb-run")
+
+
+def _source(obj) -> str:
+    try:
+        return inspect.getsource(obj)
+    except (OSError, TypeError):
+        return ""
+
+
+def _requested_fixtures(item) -> list:
+    """The fixtures a test asks for, directly or through other fixtures — autouse ones left out
+    (pytest-qgis's autouse ``qgis_show_map`` would otherwise pull ``qgis_app`` into every test)."""
+    info = getattr(item, "_fixtureinfo", None)
+    if info is None:
+        return []
+    todo, seen, defs = list(info.argnames), set(), []
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        for fixturedef in info.name2fixturedefs.get(name, ()):
+            defs.append(fixturedef)
+            todo += [n for n in fixturedef.argnames if n != "request"]
+    return defs
+
+
+def _faces_qgis(item, module_cache: dict) -> bool:
+    module = getattr(item, "module", None)
+    if module is not None:
+        if module not in module_cache:
+            module_cache[module] = bool(_QGIS_TOP_LEVEL.search(_source(module)))
+        if module_cache[module]:
+            return True
+    defs = _requested_fixtures(item)
+    if any(d.argname.startswith("qgis") for d in defs):
+        return True
+    funcs = [getattr(item, "function", None)] + [d.func for d in defs]
+    return any(f is not None and _QGIS_USE.search(_source(f)) for f in funcs)
+
+
+def pytest_collection_modifyitems(config, items):
+    cache: dict = {}
+    for item in items:
+        if _faces_qgis(item, cache):
+            item.add_marker(pytest.mark.qgis)
