@@ -20,7 +20,7 @@ export TRANSFORMERS_OFFLINE := 1
 export XDG_RUNTIME_DIR := /tmp/runtime-$(shell id -u)
 export QGIS_PROCESS := qgis_process.bin
 
-.PHONY: help setup system venv qt6venv data models plugin zip test demo bench gpu-check lock styles model clean screenshots
+.PHONY: help setup system venv qt6venv data models plugin zip test demo bench gpu-check lock styles model clean screenshots qgis-3.44-check
 
 help:
 	@echo "make demo   — set up, then run the pipeline on bundled data (offline)"
@@ -114,3 +114,8 @@ model: venv
 
 clean:
 	rm -rf $(BUILD) dist demo_output bench_output .pytest_cache
+
+# QGIS 3.44 once (not part of .ci/run): a Debian 13 chroot with QGIS 3.44 from trixie-backports,
+# Python 3.13 (numpy 2), running the QGIS-facing tests (`pytest -m qgis`).
+qgis-3.44-check:
+	bash scripts/qgis344_check.sh $(PYTEST_ARGS)
