@@ -104,11 +104,11 @@ def child(scale: int, workdir: Path) -> dict:
 
 
 def timed_pass(workdir: str) -> dict:
-    from geofidelity_plugin.core.evaluation import metrics, retrieval
+    from geofidelity_plugin.core.evaluation.metrics import panel_metrics as metrics, retrieval
     from geofidelity_plugin.core.evaluation.evaluate import EvaluationOptions
     from geofidelity_plugin.core.evaluation.galleries import build_galleries
-    from geofidelity_plugin.core.evaluation.panel_arrays import chunk_images_for
-    from geofidelity_plugin.core.evaluation.tables import TABLE_NAMES, build_tables, tables_markdown, to_csv
+    from geofidelity_plugin.core.evaluation.metrics.panel_arrays import chunk_images_for
+    from geofidelity_plugin.core.evaluation.statistics.tables import (TABLE_NAMES, build_tables, tables_markdown, to_csv)
 
     work = Path(workdir)
     times: dict[str, float] = {}

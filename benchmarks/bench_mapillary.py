@@ -17,7 +17,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from shapely.geometry import LineString  # noqa: E402
 
-from geofidelity_plugin.core.reference_panels.mapillary import MapillaryClient  # noqa: E402
+from geofidelity_plugin.core.reference_panels.mapillary.client import MapillaryClient  # noqa: E402
 from mapillary_server import TOKEN, FakeMapillary, fake_images_along  # noqa: E402
 
 GOAL_RATIO = 8.0

@@ -25,7 +25,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from geofidelity_plugin.core.evaluation import metrics, retrieval, statistics  # noqa: E402
+from geofidelity_plugin.core.evaluation.metrics import panel_metrics as metrics, retrieval
+from geofidelity_plugin.core.evaluation.statistics import bootstrap as statistics  # noqa: E402
 
 MODELS = ("sdxl", "sd35", "flux_dev", "flux_schnell", "pixart_sigma", "hunyuan")
 CONDITIONS = ("L0", "L1", "L2", "C_WRONG_STREET", "C_SHUFFLED_NEIGHBORHOOD",

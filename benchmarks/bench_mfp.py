@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from geofidelity_plugin.core.map_fidelity.metric import MapFidelityScorer, to_tensor  # noqa: E402
 from geofidelity_plugin.core.map_fidelity.options import MapFidelityOptions  # noqa: E402
-from geofidelity_plugin.core.map_fidelity.run import score_rasters  # noqa: E402
+from geofidelity_plugin.core.map_fidelity.workflow import score_rasters  # noqa: E402
 from geofidelity_plugin.core.map_fidelity.tiles import tile_grid  # noqa: E402
 from geofidelity_plugin.core.map_fidelity.vit import MapViT  # noqa: E402
 

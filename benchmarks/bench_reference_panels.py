@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from shapely.geometry import LineString  # noqa: E402
 
-from geofidelity_plugin.core.reference_panels.mapillary import MapillaryClient  # noqa: E402
+from geofidelity_plugin.core.reference_panels.mapillary.client import MapillaryClient  # noqa: E402
 from geofidelity_plugin.core.reference_panels.options import CurationOptions  # noqa: E402
 from geofidelity_plugin.core.reference_panels.workflow import curate_store, fetch_store  # noqa: E402
 from geofidelity_plugin.core.store.store import BenchmarkStore  # noqa: E402

@@ -9,7 +9,7 @@ sys.path.insert(0, str(ROOT))
 
 from geofidelity_plugin.core.selection.cities import make_city  # noqa: E402
 from geofidelity_plugin.core.selection.osm_file import read_osm_file  # noqa: E402
-from geofidelity_plugin.core.selection.pipeline import select_segments  # noqa: E402
+from geofidelity_plugin.core.selection.workflow import select_segments  # noqa: E402
 from geofidelity_plugin.core.selection.segments import SelectionOptions  # noqa: E402
 
 GOAL_S = 5.0

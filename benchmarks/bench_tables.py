@@ -9,7 +9,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from geofidelity_plugin.core.evaluation.evaluate import EvaluationOptions  # noqa: E402
-from geofidelity_plugin.core.evaluation.tables import CONDITION_ORDER, METRICS, build_tables  # noqa: E402
+from geofidelity_plugin.core.evaluation.statistics.tables import CONDITION_ORDER, METRICS, build_tables  # noqa: E402
 
 GOAL_S = 3.0
 

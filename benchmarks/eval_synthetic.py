@@ -105,14 +105,14 @@ def _galleries(rng, city, neighbourhood, left_hand) -> np.ndarray:
 
 
 def gallery_dicts(table: np.ndarray) -> list[dict]:
-    from geofidelity_plugin.core.evaluation.retrieval import GALLERY_COLUMNS
+    from geofidelity_plugin.core.evaluation.metrics.retrieval import GALLERY_COLUMNS
 
     return [{c: int(v) for c, v in zip(GALLERY_COLUMNS, row) if v >= 0} for row in table]
 
 
 def panel_rows(data: dict, scores: dict) -> list[dict]:
     """Per-panel rows as the evaluation writes them (what build_tables reads)."""
-    from geofidelity_plugin.core.evaluation.tables import METRICS
+    from geofidelity_plugin.core.evaluation.statistics.tables import METRICS
 
     rows = []
     cols = {m: scores[m] for m in METRICS if m in scores}
@@ -147,7 +147,7 @@ def sample_rows(data: dict, per_image: dict) -> list[dict]:
 
 def panel_columns(data: dict, scores: dict) -> dict[str, np.ndarray]:
     """The rows of :func:`panel_rows` as columns of numpy arrays (how a 100× run keeps them)."""
-    from geofidelity_plugin.core.evaluation.tables import METRICS
+    from geofidelity_plugin.core.evaluation.statistics.tables import METRICS
 
     target = np.asarray(data["target"])
     cols = {"model": np.array(MODELS, dtype=object)[data["model_of"]],
@@ -174,9 +174,9 @@ def sample_columns(data: dict, per_image: dict) -> dict[str, np.ndarray]:
 
 def golden_quantities(data: dict, n_bootstrap: int = 5000) -> dict[str, np.ndarray]:
     """Every quantity of a fixed run, flattened to named float arrays (NaN for missing)."""
-    from geofidelity_plugin.core.evaluation import metrics, retrieval
+    from geofidelity_plugin.core.evaluation.metrics import panel_metrics as metrics, retrieval
     from geofidelity_plugin.core.evaluation.evaluate import EvaluationOptions
-    from geofidelity_plugin.core.evaluation.tables import build_tables
+    from geofidelity_plugin.core.evaluation.statistics.tables import build_tables
 
     out: dict[str, np.ndarray] = {}
     gamma = metrics.median_heuristic_gamma(data["reference"], sample_size=1000, seed=0)

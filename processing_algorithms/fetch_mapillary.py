@@ -32,7 +32,7 @@ def token_from_authcfg(authcfg: str) -> str | None:
     return token or None
 
 
-#: the variable the backend reads the token from (core/reference_panels/mapillary.py)
+#: the variable the backend reads the token from (core/reference_panels/mapillary/client.py)
 TOKEN_ENV = "MAPILLARY_ACCESS_TOKEN"
 
 

@@ -33,8 +33,8 @@ def test_the_search_asks_for_the_creator_and_keeps_it_in_the_record():
     real one, sends a field only when it is asked for); an odd creator value costs no image."""
     from dataclasses import asdict
 
-    from geofidelity_plugin.core.reference_panels.mapillary import SEARCH_FIELDS, MapillaryClient
-    from geofidelity_plugin.core.reference_panels.records import ImageRecord
+    from geofidelity_plugin.core.reference_panels.mapillary.client import SEARCH_FIELDS, MapillaryClient
+    from geofidelity_plugin.core.reference_panels.mapillary.records import ImageRecord
     from mapillary_server import TOKEN, FakeMapillary, fake_images_along
 
     assert "creator" in SEARCH_FIELDS

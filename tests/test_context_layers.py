@@ -12,7 +12,7 @@ from shapely.ops import unary_union
 
 from geofidelity_plugin.core.selection.cities import make_city
 from geofidelity_plugin.core.selection.osm_file import read_osm_file
-from geofidelity_plugin.core.selection.pipeline import select_segments
+from geofidelity_plugin.core.selection.workflow import select_segments
 from geofidelity_plugin.core.selection.segments import SelectionOptions
 from osm_truth import GEOD
 

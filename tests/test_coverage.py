@@ -6,7 +6,7 @@ import pytest
 from pyproj import Geod
 from shapely.geometry import LineString
 
-from geofidelity_plugin.core.reference_panels.coverage import segment_coverage
+from geofidelity_plugin.core.reference_panels.coverage.segment_coverage import segment_coverage
 
 GEOD = Geod(ellps="WGS84")
 

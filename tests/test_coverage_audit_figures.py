@@ -19,8 +19,8 @@ import fiona
 import pytest
 from shapely.geometry import LineString
 
-from geofidelity_plugin.core.reference_panels.coverage_audit import audit_store
-from geofidelity_plugin.core.reference_panels.coverage_layers import write_coverage_outputs
+from geofidelity_plugin.core.reference_panels.coverage.audit import audit_store
+from geofidelity_plugin.core.reference_panels.coverage.layers import write_coverage_outputs
 from geofidelity_plugin.core.selection.geodesy import LocalFrame
 from geofidelity_plugin.core.store.store import BenchmarkStore
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from geofidelity_plugin.core.reference_panels.coverage_audit import audit_store
-from geofidelity_plugin.core.reference_panels.coverage_layers import write_coverage_outputs
+from geofidelity_plugin.core.reference_panels.coverage.audit import audit_store
+from geofidelity_plugin.core.reference_panels.coverage.layers import write_coverage_outputs
 from geofidelity_plugin.core.store.store import BenchmarkStore
 
 from test_coverage_audit_figures import build_hand_store

@@ -19,13 +19,10 @@ from shapely.geometry import LineString
 from geofidelity_plugin.core.errors import Cancelled
 from geofidelity_plugin.core.vision.images import load_rgb
 from geofidelity_plugin.core.progress import RecordingProgress
-from geofidelity_plugin.core.reference_panels import dedup, quality
-from geofidelity_plugin.core.reference_panels.curate import (CurationOptions, curate,
-                                                             DEFAULT_VISTAS_RATIOS)
-from geofidelity_plugin.core.reference_panels.solar import (solar_elevation,
-                                                            sun_declination_and_equation_of_time)
-from geofidelity_plugin.core.reference_panels.urban import (DEFAULT_SIGLIP_MODEL, TierUnavailable,
-                                                            UrbanSceneScorer)
+from geofidelity_plugin.core.reference_panels.curation import dedup, quality
+from geofidelity_plugin.core.reference_panels.curation.curate import (CurationOptions, curate, DEFAULT_VISTAS_RATIOS)
+from geofidelity_plugin.core.reference_panels.curation.solar import (solar_elevation, sun_declination_and_equation_of_time)
+from geofidelity_plugin.core.reference_panels.curation.urban import (DEFAULT_SIGLIP_MODEL, TierUnavailable, UrbanSceneScorer)
 
 from conftest import PHOTOS, external
 
@@ -403,7 +400,7 @@ def make_tiny_siglip(folder: Path, prompts) -> Path:
 
 @pytest.fixture(scope="module")
 def tiny_siglip(tmp_path_factory):
-    from geofidelity_plugin.core.reference_panels.urban import DISTRACTOR_PROMPTS, STREET_PROMPT
+    from geofidelity_plugin.core.reference_panels.curation.urban import DISTRACTOR_PROMPTS, STREET_PROMPT
 
     return make_tiny_siglip(tmp_path_factory.mktemp("siglip"), [STREET_PROMPT, *DISTRACTOR_PROMPTS])
 
@@ -456,7 +453,7 @@ def test_audit_accept_overrides_tier4_and_later_tiers_still_measure(tiny_siglip,
 
 
 def test_tier4_rule_needs_top1_and_threshold(tiny_siglip):
-    from geofidelity_plugin.core.reference_panels.urban import UrbanScore
+    from geofidelity_plugin.core.reference_panels.curation.urban import UrbanScore
 
     scorer = UrbanSceneScorer(str(tiny_siglip))  # default threshold 0.35
     street, food = scorer.prompts[0], scorer.prompts[2]

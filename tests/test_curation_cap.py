@@ -24,10 +24,10 @@ from pyproj import Geod
 from shapely.geometry import LineString
 
 from geofidelity_plugin.core.errors import InputError
-from geofidelity_plugin.core.reference_panels.cap import AlongPlan, longest_stretch, spread_ranks
-from geofidelity_plugin.core.reference_panels.curate import CurationOptions, curate
-from geofidelity_plugin.core.reference_panels.mapillary import MapillaryClient
-from geofidelity_plugin.core.reference_panels.urban import UrbanScore
+from geofidelity_plugin.core.reference_panels.curation.cap import AlongPlan, longest_stretch, spread_ranks
+from geofidelity_plugin.core.reference_panels.curation.curate import CurationOptions, curate
+from geofidelity_plugin.core.reference_panels.mapillary.client import MapillaryClient
+from geofidelity_plugin.core.reference_panels.curation.urban import UrbanScore
 from geofidelity_plugin.core.reference_panels.workflow import coverage_store, curate_store, fetch_store
 from geofidelity_plugin.core.store.store import BenchmarkStore
 from mapillary_server import TOKEN, FakeMapillary, jpeg_bytes

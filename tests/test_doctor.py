@@ -185,7 +185,7 @@ def test_loaders_lead_with_the_model_managers_command(tmp_path, monkeypatch):
     from geofidelity_plugin.core.vision.features import FeatureExtractor
     from geofidelity_plugin.core.vision.semantics import SemanticRatioModel
     from geofidelity_plugin.core.generation.runner import GenerationRunner
-    from geofidelity_plugin.core.reference_panels.urban import TierUnavailable, UrbanSceneScorer
+    from geofidelity_plugin.core.reference_panels.curation.urban import TierUnavailable, UrbanSceneScorer
 
     for var, folder in (("GEOFIDELITY_MODELS_DIR", "models"), ("HF_HUB_CACHE", "hub"), ("HF_HOME", "hf")):
         monkeypatch.setenv(var, str(tmp_path / folder))

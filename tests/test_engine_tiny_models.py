@@ -8,7 +8,7 @@ import pytest
 
 from eval_fixtures import make_store
 from geofidelity_plugin.core.evaluation.evaluate import EvaluationOptions
-from geofidelity_plugin.core.evaluation.run import run_evaluation
+from geofidelity_plugin.core.evaluation.workflow import run_evaluation
 from tiny_models import make_tiny_dinov2, make_tiny_mask2former
 
 

@@ -14,9 +14,10 @@ import numpy as np
 import pytest
 
 from geofidelity_plugin.core.errors import InputError
-from geofidelity_plugin.core.evaluation import metrics, retrieval, statistics
+from geofidelity_plugin.core.evaluation.metrics import panel_metrics as metrics, retrieval
+from geofidelity_plugin.core.evaluation.statistics import bootstrap as statistics
 from geofidelity_plugin.core.evaluation.options import EvaluationOptions, parse_memory
-from geofidelity_plugin.core.evaluation.tables import build_tables
+from geofidelity_plugin.core.evaluation.statistics.tables import build_tables
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))

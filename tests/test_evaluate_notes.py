@@ -118,7 +118,7 @@ def test_clip_check_fed_by_a_clip_model(tmp_path):
 
 def test_clip_auto_without_weights_is_a_note(tmp_path, monkeypatch):
     from geofidelity_plugin.core.vision.clip_scores import resolve_clip_model
-    from geofidelity_plugin.core.evaluation.run import resolve_semantic_model
+    from geofidelity_plugin.core.evaluation.workflow import resolve_semantic_model
 
     monkeypatch.setenv("GEOFIDELITY_MODELS_DIR", str(tmp_path / "no-models"))
     monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "no-hub"))

@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 
 from geofidelity_plugin.core.geodiv import questions as qs
-from geofidelity_plugin.core.geodiv.run import GeoDivOptions, score_run
+from geofidelity_plugin.core.geodiv.workflow import GeoDivOptions, score_run
 from geofidelity_plugin.core.report.geodiv import geodiv_section
 
 SET = qs.parse({"questions": [

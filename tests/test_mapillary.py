@@ -23,14 +23,9 @@ from shapely.ops import unary_union
 
 from geofidelity_plugin.core.errors import Cancelled, InputError, RemoteServiceError
 from geofidelity_plugin.core.progress import RecordingProgress
-from geofidelity_plugin.core.reference_panels.mapillary import (SEARCH_FIELDS, ImageRecord,
-                                                                MapillaryClient, TokenBucket,
-                                                                TokenRejected, TooMuchData,
-                                                                token_from_env)
-from geofidelity_plugin.core.reference_panels.thumbnails import (cached_image_ok, image_path,
-                                                                 jpeg_complete)
-from geofidelity_plugin.core.reference_panels.tiles import (MAX_BOX_DEG2, box_area_deg2,
-                                                            split_box, tiles_along)
+from geofidelity_plugin.core.reference_panels.mapillary.client import (SEARCH_FIELDS, ImageRecord, MapillaryClient, TokenBucket, TokenRejected, TooMuchData, token_from_env)
+from geofidelity_plugin.core.reference_panels.mapillary.thumbnails import (cached_image_ok, image_path, jpeg_complete)
+from geofidelity_plugin.core.reference_panels.mapillary.tiles import (MAX_BOX_DEG2, box_area_deg2, split_box, tiles_along)
 from geofidelity_plugin.core.selection.geodesy import LocalFrame
 from mapillary_server import TOKEN, FakeMapillary, fake_images_along, jpeg_bytes
 
@@ -503,7 +498,7 @@ import sys
 from pathlib import Path
 from shapely.geometry import LineString
 sys.path.insert(0, sys.argv[1])
-from geofidelity_plugin.core.reference_panels.mapillary import MapillaryClient, token_from_env
+from geofidelity_plugin.core.reference_panels.mapillary.client import MapillaryClient, token_from_env
 client = MapillaryClient(token_from_env(), base_url=sys.argv[2], cache_dir=Path(sys.argv[3]),
                          max_workers=2, requests_per_second=None)
 client.download(client.images_along(LineString(eval(sys.argv[4]))))

@@ -21,8 +21,8 @@ from pathlib import Path
 import pytest
 from shapely.geometry import LineString
 
-from geofidelity_plugin.core.reference_panels.curate import CurationOptions
-from geofidelity_plugin.core.reference_panels.mapillary import MapillaryClient
+from geofidelity_plugin.core.reference_panels.curation.curate import CurationOptions
+from geofidelity_plugin.core.reference_panels.mapillary.client import MapillaryClient
 from geofidelity_plugin.core.reference_panels.workflow import curate_store, fetch_store
 from geofidelity_plugin.core.store.store import BenchmarkStore
 from mapillary_server import TOKEN, FakeImage, FakeMapillary

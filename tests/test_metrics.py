@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from scipy.spatial.distance import jensenshannon, pdist
 
-from geofidelity_plugin.core.evaluation import metrics
+from geofidelity_plugin.core.evaluation.metrics import panel_metrics as metrics
 
 
 def rbf(a, b, gamma):

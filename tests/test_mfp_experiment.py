@@ -53,7 +53,7 @@ def recolour(layer) -> None:
 @pytest.fixture(scope="module")
 def experiment(qgis_app, tmp_path_factory, helsinki_pbf):
     from geofidelity_plugin.core.map_fidelity.metric import MapFidelityScorer
-    from geofidelity_plugin.core.map_fidelity.run import score_rasters
+    from geofidelity_plugin.core.map_fidelity.workflow import score_rasters
     from geofidelity_plugin.core.map_fidelity.vit import MapViT
     from geofidelity_plugin.qgis_side.map_render import osm_layers, render_reference
 

@@ -223,7 +223,7 @@ def test_raster_run_writes_grid_layer_tables_and_manifest(vit, tmp_path):
 
     from geofidelity_plugin.core.map_fidelity.metric import MapFidelityScorer
     from geofidelity_plugin.core.map_fidelity.options import MFP_RULE, MapFidelityOptions
-    from geofidelity_plugin.core.map_fidelity.run import score_rasters
+    from geofidelity_plugin.core.map_fidelity.workflow import score_rasters
     from geofidelity_plugin.core.progress import RecordingProgress
 
     reference = maps(1, 70, seed=9)[0]
@@ -260,7 +260,7 @@ def test_folder_mode_pairs_by_name(vit, tmp_path):
 
     from geofidelity_plugin.core.errors import InputError
     from geofidelity_plugin.core.map_fidelity.metric import MapFidelityScorer
-    from geofidelity_plugin.core.map_fidelity.run import score_folders
+    from geofidelity_plugin.core.map_fidelity.workflow import score_folders
 
     gen, ref = tmp_path / "gen", tmp_path / "ref"
     for folder in (gen, ref):

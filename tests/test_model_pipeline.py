@@ -33,7 +33,7 @@ def _photo_jpeg(i: int) -> bytes:
 def test_model_runs_end_to_end(tmp_path, helsinki_pbf):
     from geofidelity_plugin.core.resources import resource
     from geofidelity_plugin.core.selection.cities import make_city
-    from geofidelity_plugin.core.selection.pipeline import select_segments
+    from geofidelity_plugin.core.selection.workflow import select_segments
 
     # the images the stand-in server holds: along the segments the model will select
     segments = select_segments([make_city("Helsinki", "Finland", "FI", 24.9441, 60.1711)], helsinki_pbf).segments

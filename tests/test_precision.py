@@ -110,7 +110,7 @@ def test_fp32_is_the_default_on_every_device(monkeypatch):
 
     from geofidelity_plugin.core.vision.semantics import SemanticRatioModel
     from geofidelity_plugin.core.reference_panels.options import CurationOptions
-    from geofidelity_plugin.core.reference_panels.urban import UrbanSceneScorer
+    from geofidelity_plugin.core.reference_panels.curation.urban import UrbanSceneScorer
 
     assert DEFAULT_PRECISION == "fp32" == EvaluationOptions().precision == CurationOptions().precision
     for loader in (FeatureExtractor, SemanticRatioModel, UrbanSceneScorer):
@@ -183,7 +183,7 @@ def test_curation_models_take_the_precision_and_cache_it_apart(photos, tmp_path)
     import torch
 
     from geofidelity_plugin.core.vision.semantics import SemanticRatioModel, load_attribute_mapping
-    from geofidelity_plugin.core.reference_panels.urban import DISTRACTOR_PROMPTS, STREET_PROMPT, UrbanSceneScorer
+    from geofidelity_plugin.core.reference_panels.curation.urban import (DISTRACTOR_PROMPTS, STREET_PROMPT, UrbanSceneScorer)
     from test_curation import make_tiny_siglip
 
     cache = FeatureCache(tmp_path / "features.sqlite")
@@ -210,7 +210,7 @@ def test_curation_models_take_the_precision_and_cache_it_apart(photos, tmp_path)
 
 
 def test_curation_loads_its_models_in_the_chosen_precision(photos, tmp_path):
-    from geofidelity_plugin.core.reference_panels.urban import DISTRACTOR_PROMPTS, STREET_PROMPT
+    from geofidelity_plugin.core.reference_panels.curation.urban import DISTRACTOR_PROMPTS, STREET_PROMPT
     from test_curation import make_tiny_siglip, record, run
 
     siglip = make_tiny_siglip(tmp_path / "siglip", [STREET_PROMPT, *DISTRACTOR_PROMPTS])

@@ -18,7 +18,7 @@ from shapely.geometry import mapping, shape
 from conftest import REPO
 from geofidelity_plugin.core import attribution
 from geofidelity_plugin.core.selection.cities import make_city
-from geofidelity_plugin.core.selection.pipeline import select_segments
+from geofidelity_plugin.core.selection.workflow import select_segments
 from geofidelity_plugin.core.selection.segments import SelectionOptions
 
 HELSINKI = make_city("Helsinki", "Finland", "FI", 24.9441, 60.1711)

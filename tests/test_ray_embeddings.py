@@ -124,7 +124,7 @@ def test_a_killed_embedding_worker_is_replaced_and_its_batch_run_again(cluster, 
 def test_evaluate_on_ray_writes_the_single_process_tables_and_one_manifest(cluster, dinov2, tmp_path):
     from eval_fixtures import make_store
     from geofidelity_plugin.core.evaluation.evaluate import EvaluationOptions
-    from geofidelity_plugin.core.evaluation.run import run_evaluation
+    from geofidelity_plugin.core.evaluation.workflow import run_evaluation
 
     store, _ = make_store(tmp_path / "bench", per_city=2, refs=6, models=("m1",))
     store.close()

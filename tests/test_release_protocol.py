@@ -263,8 +263,8 @@ def test_gaas_equals_scipy_jensen_shannon(release_run, tmp_path):
     from types import SimpleNamespace
 
     from geofidelity_plugin.core.evaluation.evaluate import EvaluationOptions
-    from geofidelity_plugin.core.evaluation.release_evaluate import evaluate_release
-    from geofidelity_plugin.core.evaluation.release_protocol import split_block
+    from geofidelity_plugin.core.evaluation.release.evaluate import evaluate_release
+    from geofidelity_plugin.core.evaluation.release.protocol import split_block
 
     root, embed = release_run
 

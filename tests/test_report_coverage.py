@@ -14,8 +14,8 @@ from PIL import Image
 
 from geofidelity_plugin.core import attribution
 from geofidelity_plugin.core.errors import InputError
-from geofidelity_plugin.core.reference_panels.coverage_audit import audit_store
-from geofidelity_plugin.core.reference_panels.coverage_layers import write_coverage_outputs
+from geofidelity_plugin.core.reference_panels.coverage.audit import audit_store
+from geofidelity_plugin.core.reference_panels.coverage.layers import write_coverage_outputs
 from geofidelity_plugin.core.report.html import write_report
 from geofidelity_plugin.core.store.store import BenchmarkStore
 

@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 
 from geofidelity_plugin.core.errors import InputError
-from geofidelity_plugin.core.evaluation import retrieval
-from geofidelity_plugin.core.evaluation.retrieval import GALLERY_COLUMNS, NEGATIVE_KINDS
+from geofidelity_plugin.core.evaluation.metrics import retrieval
+from geofidelity_plugin.core.evaluation.metrics.retrieval import GALLERY_COLUMNS, NEGATIVE_KINDS
 
 NAN = float("nan")
 

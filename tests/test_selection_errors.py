@@ -7,7 +7,7 @@ from geofidelity_plugin.core.errors import Cancelled, InputError, RemoteServiceE
 from geofidelity_plugin.core.progress import RecordingProgress
 from geofidelity_plugin.core.selection.cities import make_city
 from geofidelity_plugin.core.selection.overpass import OverpassClient
-from geofidelity_plugin.core.selection.pipeline import select_segments
+from geofidelity_plugin.core.selection.workflow import select_segments
 from geofidelity_plugin.core.selection.segments import SelectionOptions
 
 HELSINKI = make_city("Helsinki", "Finland", "FI", 24.9441, 60.1711)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from geofidelity_plugin.core.selection.cities import make_city
-from geofidelity_plugin.core.selection.pipeline import select_segments
+from geofidelity_plugin.core.selection.workflow import select_segments
 from geofidelity_plugin.core.selection.segments import SelectionOptions
 from geofidelity_plugin.core.selection.writers import read_segments_gpkg
 from selection_rules import check_rules

@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 from scipy import stats as sps
 
-from geofidelity_plugin.core.evaluation import statistics as st
+from geofidelity_plugin.core.evaluation.statistics import bootstrap as st
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ import pytest
 from scipy.stats import spearmanr
 
 from geofidelity_plugin.core.evaluation.evaluate import EvaluationOptions
-from geofidelity_plugin.core.evaluation.tables import DELTA_METRICS, build_tables
+from geofidelity_plugin.core.evaluation.statistics.tables import DELTA_METRICS, build_tables
 
 # (city, country): two cities named Alpha in two countries stay two cities
 CITIES = [("Alpha", "FI", 3), ("Alpha", "US", 2), ("Beta", "GB", 5), ("Gamma", "FR", 1), ("Delta", "JP", 4)]

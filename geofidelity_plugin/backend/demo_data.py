@@ -59,7 +59,7 @@ def build_demo_store(store_path: Path, segments_gpkg: Path, seed: int = 0) -> di
     """Fill a benchmark store with the segments and stand-in panels; returns counts."""
     from geofidelity_plugin.core.evaluation.galleries import build_galleries
     from geofidelity_plugin.core.store.store import BenchmarkStore, GeneratedImage
-    from geofidelity_plugin.core.evaluation.workflow import load_segments_gpkg
+    from geofidelity_plugin.core.evaluation.store_steps import load_segments_gpkg
 
     images_dir = store_path.parent / "stand_in_images"
     with BenchmarkStore(store_path) as store:

@@ -61,7 +61,7 @@ def test_core_names_the_option_before_any_load(bench, tmp_path, monkeypatch, opt
     from geofidelity_plugin.core.errors import InputError, user_message
     from geofidelity_plugin.core.vision import features
     from geofidelity_plugin.core.evaluation.evaluate import EvaluationOptions
-    from geofidelity_plugin.core.evaluation.run import run_evaluation
+    from geofidelity_plugin.core.evaluation.workflow import run_evaluation
 
     monkeypatch.setattr(features.FeatureExtractor, "__init__", lambda *a, **k: pytest.fail("model loaded"))
     before = bench.read_bytes()

@@ -204,7 +204,7 @@ def test_qgis_report_on_a_wrong_columns_csv(qgis_env, evaluation):
 @pytest.fixture
 def release_store(tmp_path) -> Path:
     """A store imported (through the core, not the command under test) from a small release."""
-    from geofidelity_plugin.core.evaluation.release import import_release
+    from geofidelity_plugin.core.evaluation.release.release_folder import import_release
     from geofidelity_plugin.core.store.store import BenchmarkStore
 
     root = make_release(tmp_path / "release")

@@ -128,7 +128,7 @@ def test_export_of_a_store_with_nothing_to_export(tmp_path, content, fragments):
 def test_import_release_negative_seed_everywhere(tmp_path, qgis_env):
     """Item 9: the CLI, the core and Processing all refuse a negative seed, naming it."""
     from geofidelity_plugin.core.errors import InputError
-    from geofidelity_plugin.core.evaluation.workflow import import_release_into
+    from geofidelity_plugin.core.evaluation.store_steps import import_release_into
 
     root = make_release(tmp_path / "release")
     store = tmp_path / "stores" / "bench.sqlite"

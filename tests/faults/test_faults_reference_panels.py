@@ -19,11 +19,11 @@ from faultkit import (assert_fails_cleanly, assert_no_partial_outputs, assert_qg
                       run_qgis)
 from geofidelity_plugin.core.errors import RemoteServiceError
 from geofidelity_plugin.core.store.store import BenchmarkStore
-from geofidelity_plugin.core.evaluation.workflow import load_segments_gpkg
+from geofidelity_plugin.core.evaluation.store_steps import load_segments_gpkg
 from geofidelity_plugin.core.progress import RecordingProgress
-from geofidelity_plugin.core.reference_panels.breaker import FAILURE_BUDGET
-from geofidelity_plugin.core.reference_panels.mapillary import MapillaryClient
-from geofidelity_plugin.core.reference_panels.thumbnails import cached_image_ok
+from geofidelity_plugin.core.reference_panels.mapillary.breaker import FAILURE_BUDGET
+from geofidelity_plugin.core.reference_panels.mapillary.client import MapillaryClient
+from geofidelity_plugin.core.reference_panels.mapillary.thumbnails import cached_image_ok
 from geofidelity_plugin.core.reference_panels.workflow import fetch_store
 from mapillary_server import TOKEN, FakeMapillary, fake_images_along
 

@@ -25,10 +25,10 @@ from faultkit import (assert_fails_cleanly, assert_no_partial_outputs,  # noqa: 
                       assert_qgis_fails_cleanly, assert_store_ok, no_traceback, run_cli, run_qgis)
 from geofidelity_plugin.core.errors import Cancelled, InputError, RemoteServiceError
 from geofidelity_plugin.core.store.store import BenchmarkStore
-from geofidelity_plugin.core.evaluation.workflow import build_store_galleries, load_segments_gpkg
+from geofidelity_plugin.core.evaluation.store_steps import build_store_galleries, load_segments_gpkg
 from geofidelity_plugin.core.progress import RecordingProgress
-from geofidelity_plugin.core.reference_panels.mapillary import MapillaryClient
-from geofidelity_plugin.core.reference_panels.tiles import tiles_along
+from geofidelity_plugin.core.reference_panels.mapillary.client import MapillaryClient
+from geofidelity_plugin.core.reference_panels.mapillary.tiles import tiles_along
 from geofidelity_plugin.core.reference_panels.workflow import fetch_store
 from mapillary_server import TOKEN, FakeMapillary
 from test_faults_reference_panels import (ENV, IMAGES, IMAGES_A, SECRETS, SEGMENTS,  # noqa: F401

@@ -64,7 +64,7 @@ def register(sub) -> None:
 
 def cmd_evaluate(args) -> int:
     from geofidelity_plugin.core.evaluation.evaluate import EvaluationOptions
-    from geofidelity_plugin.core.evaluation.run import run_evaluation
+    from geofidelity_plugin.core.evaluation.workflow import run_evaluation
 
     options = EvaluationOptions(seed=args.seed, l2_normalise=args.l2_normalise, mmd_unbiased=args.mmd_unbiased,
                                 retrieval_mode=args.retrieval_mode, holdout_size=args.holdout_size,

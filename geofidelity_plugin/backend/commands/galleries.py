@@ -20,7 +20,7 @@ def register(sub) -> None:
 
 def cmd_build_galleries(args) -> int:
     from geofidelity_plugin.core import events
-    from geofidelity_plugin.core.evaluation.workflow import build_store_galleries
+    from geofidelity_plugin.core.evaluation.store_steps import build_store_galleries
 
     progress = progress_for("galleries", quiet=True)  # messages only: the step is quick
     try:

@@ -81,7 +81,7 @@ def cmd_geodiv(args) -> int:
     from geofidelity_plugin.core.errors import InputError
     from geofidelity_plugin.core.geodiv import questions as qs
     from geofidelity_plugin.core.geodiv.answers import read_answers_csv
-    from geofidelity_plugin.core.geodiv.run import GeoDivOptions, local_answers, score_run
+    from geofidelity_plugin.core.geodiv.workflow import GeoDivOptions, local_answers, score_run
     from geofidelity_plugin.core.manifest import build_manifest, write_manifest
 
     group_by = tuple(c.strip() for c in args.group_by.split(",") if c.strip())

@@ -116,7 +116,7 @@ def cmd_mfp(args) -> int:
     from geofidelity_plugin.core.map_fidelity.options import MapFidelityOptions
     from geofidelity_plugin.core.map_fidelity.outputs import STYLE, TILE_LAYER
     from geofidelity_plugin.core.map_fidelity.raster_io import check_pair
-    from geofidelity_plugin.core.map_fidelity.run import score_folders, score_rasters
+    from geofidelity_plugin.core.map_fidelity.workflow import score_folders, score_rasters
     from geofidelity_plugin.core.map_fidelity.vit import MapViT, resolve_model
     from geofidelity_plugin.core.output_paths import check_output_folder
 

@@ -103,11 +103,11 @@ def register(sub) -> None:
 
 def cmd_fetch_mapillary(args) -> int:
     from geofidelity_plugin.core.store.store import BenchmarkStore
-    from geofidelity_plugin.core.evaluation.workflow import load_segments_gpkg
-    from geofidelity_plugin.core.reference_panels.layers import write_images_gpkg
+    from geofidelity_plugin.core.evaluation.store_steps import load_segments_gpkg
+    from geofidelity_plugin.core.reference_panels.curation.layers import write_images_gpkg
     from geofidelity_plugin.core.output_paths import check_output_file
     from geofidelity_plugin.core.reference_panels.inputs import check_number, read_segments_checked
-    from geofidelity_plugin.core.reference_panels.mapillary import (DEFAULT_BASE_URL, MapillaryClient, token_from_env)
+    from geofidelity_plugin.core.reference_panels.mapillary.client import (DEFAULT_BASE_URL, MapillaryClient, token_from_env)
     from geofidelity_plugin.core.reference_panels.inputs import check_store_has_a_source
     from geofidelity_plugin.core.reference_panels.workflow import fetch_store
 
@@ -191,7 +191,7 @@ def cmd_curate(args) -> int:
     from geofidelity_plugin.core.vision.devices import check_device
     from geofidelity_plugin.core.store.store import BenchmarkStore
     from geofidelity_plugin.core.reference_panels.options import CurationOptions
-    from geofidelity_plugin.core.reference_panels.layers import write_images_gpkg
+    from geofidelity_plugin.core.reference_panels.curation.layers import write_images_gpkg
     from geofidelity_plugin.core.output_paths import check_output_file
     from geofidelity_plugin.core.reference_panels.inputs import check_number
     from geofidelity_plugin.core.reference_panels.workflow import curate_store, read_audit_csv
@@ -279,8 +279,8 @@ def _curation_events(args, out, manifest, result) -> None:
 def cmd_coverage(args) -> int:
     from geofidelity_plugin.core.store.store import BenchmarkStore
     from geofidelity_plugin.core.output_paths import check_output_file
-    from geofidelity_plugin.core.reference_panels.coverage_layers import (cities_csv_path, write_coverage_outputs)
-    from geofidelity_plugin.core.reference_panels.coverage_audit import audit_store
+    from geofidelity_plugin.core.reference_panels.coverage.layers import (cities_csv_path, write_coverage_outputs)
+    from geofidelity_plugin.core.reference_panels.coverage.audit import audit_store
     from geofidelity_plugin.core.reference_panels.inputs import check_number
 
     check_number(args.radius, "--radius (covered within, m)", example="--radius 30")

@@ -24,7 +24,7 @@ def register(sub) -> None:
 
 def cmd_import_release(args) -> int:
     from geofidelity_plugin.core import events
-    from geofidelity_plugin.core.evaluation.workflow import import_release_into
+    from geofidelity_plugin.core.evaluation.store_steps import import_release_into
 
     progress = progress_for("import-release", quiet=True)  # messages only: no percentages to show
     try:
@@ -42,7 +42,7 @@ def cmd_import_release(args) -> int:
 
 def cmd_export_release(args) -> int:
     from geofidelity_plugin.core import events
-    from geofidelity_plugin.core.evaluation.release import export_release
+    from geofidelity_plugin.core.evaluation.release.release_folder import export_release
     from geofidelity_plugin.core.store.store import BenchmarkStore
     from geofidelity_plugin.core.output_paths import check_output_folder
 

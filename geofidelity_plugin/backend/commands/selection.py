@@ -103,7 +103,7 @@ def _road_source(args):
 
 
 def cmd_select_segments(args) -> int:
-    from geofidelity_plugin.core.selection.pipeline import check_selection_outputs, select_segments
+    from geofidelity_plugin.core.selection.workflow import check_selection_outputs, select_segments
 
     inputs = {"the city table (--cities)": args.cities, "the OSM file (--osm)": args.osm,
               "the road layer (--roads)": args.roads, "the neighbourhood points (--places)": args.places}

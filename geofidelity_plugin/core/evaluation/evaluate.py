@@ -20,12 +20,11 @@ from ..progress import NullProgress, Progress, SubProgress, check_cancel
 from .embedding_rows import _embed, _ratios
 from .galleries import MAIN_KINDS
 from .options import OPTION_RULES, EvaluationOptions  # noqa: F401 (re-exported)
-from .metrics import (ReferenceSet, gads_batch, median_heuristic_gamma,
-                      reference_histograms, score_panels)
+from geofidelity_plugin.core.evaluation.metrics.panel_metrics import (ReferenceSet, gads_batch, median_heuristic_gamma, reference_histograms, score_panels)
 from .preflight import anchors_only_note, failed_images_note, holdout_note, skipped_note, unbiased_note
 from .panels import ANCHOR_PREFIX, PanelRow, anchor_rows, build_reference_layout, gallery_positions
-from .panel_arrays import chunk_images_for
-from .retrieval import GALLERY_COLUMNS, gallery_table, retrieval_from_similarities
+from geofidelity_plugin.core.evaluation.metrics.panel_arrays import chunk_images_for
+from geofidelity_plugin.core.evaluation.metrics.retrieval import (GALLERY_COLUMNS, gallery_table, retrieval_from_similarities)
 from ..store.store import BenchmarkStore
 
 log = logging.getLogger("geofidelity")
@@ -120,7 +119,7 @@ def evaluate_store(store: BenchmarkStore, embedder, options: EvaluationOptions |
     result = EvaluationResult(out_rows, gamma, {**failed, **{p: f"semantic: {r}" for p, r in ratio_failed.items()}},
                               skipped, feature_stats, notes=notes, sample_rows=sample_rows)
     if options.tables:
-        from .tables import build_tables
+        from geofidelity_plugin.core.evaluation.statistics.tables import build_tables
 
         check_cancel(progress, "bootstrap tables")
         clip_label = None

@@ -17,7 +17,7 @@ from .. import atomic
 from ..errors import OutputError, describe_os_error
 from ..gpkg import field_type, field_value
 from ..output_paths import check_output_folder
-from .tables import TABLE_NAMES, to_csv, tables_markdown
+from geofidelity_plugin.core.evaluation.statistics.tables import TABLE_NAMES, to_csv, tables_markdown
 
 log = logging.getLogger("geofidelity")
 

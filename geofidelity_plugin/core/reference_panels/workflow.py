@@ -16,13 +16,13 @@ from shapely import wkt
 from ..errors import InputError, RemoteServiceError
 from ..store.store import BenchmarkStore
 from ..progress import NullProgress, Progress, SubProgress, check_cancel
-from .breaker import advice
-from .coverage import SegmentCoverage, segment_coverage
+from geofidelity_plugin.core.reference_panels.mapillary.breaker import advice
+from geofidelity_plugin.core.reference_panels.coverage.segment_coverage import (SegmentCoverage, segment_coverage)
 from .inputs import LOAD_SEGMENTS, check_store_has_a_source  # noqa: F401 (public here too)
 from .inputs import check_number
-from .metadata import SegmentGeometry, metadata_verdict
+from geofidelity_plugin.core.reference_panels.curation.metadata_tiers import SegmentGeometry, metadata_verdict
 from .options import FETCH_BUFFER_M, FETCH_SEARCH_PAD_M, FETCH_TILE_STEP_M, CurationOptions
-from .thumbnails import image_path
+from geofidelity_plugin.core.reference_panels.mapillary.thumbnails import image_path
 
 #: What a user does about a fetch that did not get every image.
 RERUN = ("run the fetch again once this is fixed: it resumes, and images already downloaded stay "
@@ -224,7 +224,7 @@ def _check_audit_conflict(path: Path, earlier: list, image_id: str, row: int, de
 def curate_store(store: BenchmarkStore, options=None, audit_csv: str | Path | None = None,
                  urban_scorer=None, ratio_model=None, progress: Progress | None = None):
     """Curate every fetched candidate; kept images become the segments' reference panels."""
-    from .curate import CurationOptions, curate
+    from geofidelity_plugin.core.reference_panels.curation.curate import CurationOptions, curate
 
     options = options or CurationOptions()
     options.validate()  # every check before the audit CSV changes the store

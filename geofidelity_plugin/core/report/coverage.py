@@ -19,7 +19,7 @@ from urllib.parse import quote
 
 from ..attribution import credit_lines
 from ..errors import InputError
-from ..reference_panels.coverage_dates import histogram, histogram_unit
+from geofidelity_plugin.core.reference_panels.coverage.dates import histogram, histogram_unit
 from . import figures as fig
 
 log = logging.getLogger("geofidelity")
