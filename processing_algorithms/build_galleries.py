@@ -2,15 +2,15 @@
 ``build-galleries`` in the backend process, docs/backend-protocol.md)."""
 from __future__ import annotations
 
-from qgis.core import (Qgis, QgsProcessingAlgorithm, QgsProcessingOutputFile, QgsProcessingOutputNumber,
-                       QgsProcessingParameterBoolean, QgsProcessingParameterFile, QgsProcessingParameterNumber)
+from qgis.core import QgsProcessingAlgorithm
 
-from .common import flag, option, run_backend, user_errors
+from geofidelity_plugin.qgis_side.processing_spec import add_parameters, command_line
+from geofidelity_plugin.spec import galleries as spec
+
+from .common import run_backend, user_errors
 
 
 class BuildGalleriesAlgorithm(QgsProcessingAlgorithm):
-    STORE, SEGMENTS, SEED, KEEP = "STORE", "SEGMENTS", "SEED", "KEEP_EXISTING"
-
     def name(self):
         return "build_galleries"
 
@@ -34,22 +34,10 @@ class BuildGalleriesAlgorithm(QgsProcessingAlgorithm):
         return BuildGalleriesAlgorithm()
 
     def initAlgorithm(self, config=None):  # noqa: N802
-        self.addParameter(QgsProcessingParameterFile(self.STORE, "Benchmark store (.sqlite; created if missing)",
-                                                     behavior=Qgis.ProcessingFileParameterBehavior.File,
-                                                     fileFilter="SQLite (*.sqlite)"))
-        self.addParameter(QgsProcessingParameterFile(self.SEGMENTS, "Segments GeoPackage to load first",
-                                                     extension="gpkg", optional=True))
-        self.addParameter(QgsProcessingParameterNumber(self.SEED, "Random seed", defaultValue=0))
-        self.addParameter(QgsProcessingParameterBoolean(self.KEEP, "Keep negatives already in the store (e.g. a "
-                                                        "release's neg_* ids)", defaultValue=True))
-        self.addOutput(QgsProcessingOutputNumber("GALLERIES", "Galleries built"))
-        self.addOutput(QgsProcessingOutputFile("STORE_OUT", "Benchmark store"))
+        add_parameters(self, spec.BUILD_GALLERIES)
 
     @user_errors
     def processAlgorithm(self, parameters, context, feedback):  # noqa: N802
-        store = self.parameterAsFile(parameters, self.STORE, context)
-        args = ["--store", store, "--seed", self.parameterAsInt(parameters, self.SEED, context)]
-        option(args, "--segments", self.parameterAsFile(parameters, self.SEGMENTS, context))
-        flag(args, "--rebuild", not self.parameterAsBool(parameters, self.KEEP, context))
-        run = run_backend("build-galleries", args, feedback)
-        return {"GALLERIES": run.values.get("GALLERIES", 0), "STORE_OUT": run.path("STORE_OUT") or store}
+        args, plain = command_line(self, spec.BUILD_GALLERIES, parameters, context)
+        run = run_backend(spec.BUILD_GALLERIES.command, args, feedback)
+        return {"GALLERIES": run.values.get("GALLERIES", 0), "STORE_OUT": run.path("STORE_OUT") or plain["STORE"]}

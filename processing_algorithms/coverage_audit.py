@@ -2,15 +2,16 @@
 the backend process (``coverage``)."""
 from __future__ import annotations
 
-from qgis.core import (Qgis, QgsProcessingAlgorithm, QgsProcessingOutputFile, QgsProcessingOutputNumber,
-                       QgsProcessingParameterFile,
-                       QgsProcessingParameterFileDestination, QgsProcessingParameterNumber)
+from qgis.core import QgsProcessingAlgorithm
+
+from geofidelity_plugin.qgis_side.processing_spec import add_parameters, command_line
+from geofidelity_plugin.spec import coverage as spec
 
 from .common import load_backend_layers, run_backend, user_errors
 
 
 class CoverageAuditAlgorithm(QgsProcessingAlgorithm):
-    STORE, RADIUS, GAP_RADIUS, OUTPUT = "STORE", "RADIUS", "GAP_RADIUS", "OUTPUT"
+    OUTPUT = "OUTPUT"
 
     def name(self):
         return "coverage_audit"
@@ -41,28 +42,14 @@ class CoverageAuditAlgorithm(QgsProcessingAlgorithm):
         return CoverageAuditAlgorithm()
 
     def initAlgorithm(self, config=None):  # noqa: N802
-        from geofidelity_plugin.core.reference_panels.options import COVERAGE_GAP_RADIUS_M, COVERAGE_RADIUS_M
-
-        self.addParameter(QgsProcessingParameterFile(self.STORE, "Benchmark store (.sqlite)", fileFilter="SQLite (*.sqlite)"))
-        self.addParameter(QgsProcessingParameterNumber(self.RADIUS, "Covered within (m)",
-                                                       Qgis.ProcessingNumberParameterType.Double,
-                                                       defaultValue=COVERAGE_RADIUS_M, minValue=1))
-        self.addParameter(QgsProcessingParameterNumber(self.GAP_RADIUS, "Gap: no image within (m)",
-                                                       Qgis.ProcessingNumberParameterType.Double,
-                                                       defaultValue=COVERAGE_GAP_RADIUS_M, minValue=1))
-        self.addParameter(QgsProcessingParameterFileDestination(self.OUTPUT, "Coverage", "GeoPackage (*.gpkg)"))
-        self.addOutput(QgsProcessingOutputNumber("GAPS", "Uncovered stretches"))
-        self.addOutput(QgsProcessingOutputFile("CITIES_CSV", "City summary (CSV)"))
+        add_parameters(self, spec.COVERAGE)
 
     @user_errors
     def processAlgorithm(self, parameters, context, feedback):  # noqa: N802
         """Runs ``coverage`` in the backend process (docs/backend-protocol.md)."""
-        output = self.parameterAsFileOutput(parameters, self.OUTPUT, context)
-        run = run_backend("coverage", ["--store", self.parameterAsFile(parameters, self.STORE, context),
-                                       "--out", output,
-                                       "--radius", self.parameterAsDouble(parameters, self.RADIUS, context),
-                                       "--gap-radius", self.parameterAsDouble(parameters, self.GAP_RADIUS, context)],
-                          feedback)
+        args, plain = command_line(self, spec.COVERAGE, parameters, context)
+        run = run_backend(spec.COVERAGE.command, args, feedback)
         load_backend_layers(context, run)
-        return {self.OUTPUT: run.path("OUTPUT") or output, "GAPS": run.values.get("GAPS", 0),
-                "CITIES_CSV": run.path("CITIES_CSV")}
+        return {self.OUTPUT: run.path("OUTPUT") or plain[self.OUTPUT], "GAPS": run.values.get("GAPS", 0),
+                "SEGMENTS": run.values.get("SEGMENTS", 0), "CITIES_CSV": run.path("CITIES_CSV"),
+                "MANIFEST": run.path("MANIFEST")}

@@ -7,6 +7,10 @@ from qgis.core import (Qgis, QgsProcessingAlgorithm, QgsProcessingOutputNumber, 
                        QgsProcessingParameterFileDestination, QgsProcessingParameterNumber,
                        QgsProcessingParameterString)
 
+from geofidelity_plugin.qgis_side.processing_spec import parameter, value
+from geofidelity_plugin.spec.curation import THRESHOLDS
+from geofidelity_plugin.spec.options import argv_of
+
 from .common import advanced, device_or_default, flag, load_backend_layers, option, run_backend, user_errors
 
 
@@ -14,18 +18,6 @@ class CuratePanelsAlgorithm(QgsProcessingAlgorithm):
     STORE, AUDIT, SIGLIP, VISTAS, CAP, SEED, OUTPUT = "STORE", "AUDIT_CSV", "SIGLIP_MODEL", "VISTAS_MODEL", "CAP", "SEED", "OUTPUT"
     DEVICE, PRECISION = "DEVICE", "PRECISION"
     CAP_SPREAD, CAP_BIN, SCORE_ALL = "CAP_SPREAD", "CAP_BIN", "SCORE_ALL"
-    #: parameter, ``CurationOptions`` field, label, command-line option (commands/reference_panels.py)
-    NUMBERS = (("BUFFER", "buffer_m", "Road buffer (m)", "--buffer"),
-               ("SOLAR_MIN", "solar_min_deg", "Minimum solar elevation (°)", "--solar-min"),
-               ("SIGLIP_THRESHOLD", "siglip_threshold", "SigLIP street probability ≥", "--siglip-threshold"),
-               ("LAPLACIAN_MIN", "laplacian_var_min", "Variance of Laplacian ≥", "--laplacian-min"),
-               ("LUMA_MIN", "luma_min", "Mean luma ≥", "--luma-min"),
-               ("LUMA_MAX", "luma_max", "Mean luma ≤", "--luma-max"),
-               ("COLOURFULNESS_MIN", "colourfulness_min", "Colourfulness ≥", "--colourfulness-min"),
-               ("ASPECT_MIN", "aspect_min", "Aspect ratio ≥", "--aspect-min"),
-               ("ASPECT_MAX", "aspect_max", "Aspect ratio ≤", "--aspect-max"),
-               ("PHASH_RADIUS", "phash_radius", "Perceptual-hash Hamming radius", "--phash-radius"),
-               ("THINNING_M", "thinning_m", "Spatial thinning per sequence (m)", "--thinning"))
 
     def name(self):
         return "curate_panels"
@@ -65,10 +57,8 @@ class CuratePanelsAlgorithm(QgsProcessingAlgorithm):
                                                        defaultValue=d.siglip_model or "", optional=True))
         self.addParameter(QgsProcessingParameterString(self.VISTAS, "Mask2Former Vistas model (empty: skip tier 5)",
                                                        defaultValue=d.vistas_model or "", optional=True))
-        for key, attr, label, _ in self.NUMBERS:
-            self.addParameter(advanced(QgsProcessingParameterNumber(key, label,
-                                                                    Qgis.ProcessingNumberParameterType.Double,
-                                                                    defaultValue=getattr(d, attr))))
+        for opt in THRESHOLDS:
+            self.addParameter(parameter(opt))
         self.addParameter(QgsProcessingParameterNumber(self.CAP, "Images per segment at most", defaultValue=d.cap_per_segment,
                                                        minValue=1))
         p = QgsProcessingParameterEnum(self.CAP_SPREAD, "Spread of the cap", list(CAP_SPREADS),
@@ -111,9 +101,7 @@ class CuratePanelsAlgorithm(QgsProcessingAlgorithm):
                 "--cap-spread", CAP_SPREADS[self.parameterAsEnum(parameters, self.CAP_SPREAD, context)],
                 "--cap-bin", self.parameterAsDouble(parameters, self.CAP_BIN, context)]
         flag(args, "--score-all", self.parameterAsBoolean(parameters, self.SCORE_ALL, context))
-        for key, attr, _, cli in self.NUMBERS:
-            value = self.parameterAsDouble(parameters, key, context)
-            args += [cli, int(value) if attr == "phash_radius" else value]
+        args += argv_of(THRESHOLDS, {opt.name: value(self, opt, parameters, context) for opt in THRESHOLDS})
         option(args, "--device", device_or_default(self.parameterAsString(parameters, self.DEVICE, context)))
         option(args, "--precision", PRECISIONS[self.parameterAsEnum(parameters, self.PRECISION, context)])
         audit_csv = self.parameterAsFile(parameters, self.AUDIT, context)

@@ -3,18 +3,14 @@
 Each module registers its sub-commands (:func:`register`) and holds what they do."""
 from __future__ import annotations
 
-
-from geofidelity_plugin.core.option_checks import argparse_number
 from geofidelity_plugin.backend.commands.progress import progress_for
+from geofidelity_plugin.spec import galleries as spec
+from geofidelity_plugin.spec.options import add_arguments
 
 
 def register(sub) -> None:
-    p = sub.add_parser("build-galleries", help="3 · hard-negative retrieval galleries (method §3)")
-    p.add_argument("--store", required=True, help="benchmark store (.sqlite), created if missing")
-    p.add_argument("--segments", help="segments GeoPackage to load into the store first")
-    p.add_argument("--seed", type=argparse_number("seed"), default=0, help="random seed, ≥ 0 (default %(default)s)")
-    p.add_argument("--rebuild", action="store_true",
-                   help="ignore negatives already in the store (default: keep them, e.g. a release's neg_* ids)")
+    p = sub.add_parser(spec.BUILD_GALLERIES.command, help=spec.BUILD_GALLERIES.help)
+    add_arguments(p, spec.BUILD_GALLERIES)
     p.set_defaults(func=cmd_build_galleries)
 
 

@@ -7,22 +7,9 @@ from pathlib import Path
 
 from geofidelity_plugin.core.option_checks import argparse_number
 from geofidelity_plugin.backend.commands.progress import progress_for
-
-#: curation thresholds (method §2 filters 1, 3–7) → option, ``CurationOptions`` field, argparse rule, help
-CURATION_NUMBERS = (
-    ("--buffer", "buffer_m", "positive", "filter 1: road buffer, m"),
-    ("--solar-min", "solar_min_deg", None, "filter 3: minimum solar elevation, degrees"),
-    ("--siglip-threshold", "siglip_threshold", "non-negative", "filter 4: SigLIP street probability at least"),
-    ("--laplacian-min", "laplacian_var_min", "non-negative", "filter 6: variance of the Laplacian at least"),
-    ("--luma-min", "luma_min", "non-negative", "filter 6: mean luma at least (0–255)"),
-    ("--luma-max", "luma_max", "non-negative", "filter 6: mean luma at most (0–255)"),
-    ("--colourfulness-min", "colourfulness_min", "non-negative", "filter 6: colourfulness at least"),
-    ("--aspect-min", "aspect_min", "positive", "filter 6: aspect ratio (width / height) at least"),
-    ("--aspect-max", "aspect_max", "positive", "filter 6: aspect ratio (width / height) at most"),
-    ("--phash-radius", "phash_radius", "non-negative-count", "filter 7: perceptual-hash Hamming radius"),
-    ("--thinning", "thinning_m", "non-negative", "filter 7: spatial thinning along each sequence, m"),
-)
-
+from geofidelity_plugin.spec import coverage as spec_coverage
+from geofidelity_plugin.spec.curation import THRESHOLDS
+from geofidelity_plugin.spec.options import add_arguments, add_options, recorded
 
 def register(sub) -> None:
     from geofidelity_plugin.core.reference_panels import options as o
@@ -63,9 +50,7 @@ def register(sub) -> None:
     p.add_argument("--audit-csv", help="manual audit: image_id,decision[,segment_id]")
     p.add_argument("--siglip-model", default=d.siglip_model, help="empty string: skip tier 4 (default %(default)s)")
     p.add_argument("--vistas-model", default=d.vistas_model, help="empty string: skip tier 5 (default %(default)s)")
-    for flag, attr, rule, text in CURATION_NUMBERS:
-        p.add_argument(flag, dest=attr, type=argparse_number(rule) if rule else float, default=getattr(d, attr),
-                       help=f"{text} (default %(default)s)")
+    add_options(p, THRESHOLDS)
     p.add_argument("--cap", type=int, default=d.cap_per_segment, help="images per segment at most (default %(default)s)")
     p.add_argument("--cap-spread", choices=o.CAP_SPREADS, default=d.cap_spread,
                    help="how the cap spreads a segment's images: 'along' — bins along the segment first, then "
@@ -86,17 +71,8 @@ def register(sub) -> None:
     p.add_argument("-q", "--quiet", action="store_true")
     p.set_defaults(func=cmd_curate)
 
-    p = sub.add_parser("coverage", help="2c · coverage audit and gaps per segment")
-    p.add_argument("--store", required=True)
-    p.add_argument("--out", required=True,
-                   help="coverage GeoPackage (layers coverage, coverage_gaps, coverage_images, coverage_buffers, "
-                        "coverage_cities, coverage_dates); the city summary CSV and the run manifest go beside it")
-    p.add_argument("--radius", type=float, default=o.COVERAGE_RADIUS_M,
-                   help="uncovered_fraction and the drawn buffer: an image covers the segment within this "
-                        "distance, m (default %(default)s)")
-    p.add_argument("--gap-radius", type=float, default=o.COVERAGE_GAP_RADIUS_M,
-                   help="gaps, longest_gap_m and share_uncovered_20m: stretches with no image within this "
-                        "distance, m (default %(default)s)")
+    p = sub.add_parser(spec_coverage.COVERAGE.command, help=spec_coverage.COVERAGE.help)
+    add_arguments(p, spec_coverage.COVERAGE)
     p.add_argument("-q", "--quiet", action="store_true")
     p.set_defaults(func=cmd_coverage)
 
@@ -202,7 +178,7 @@ def cmd_curate(args) -> int:
                               cap_per_segment=args.cap, cap_spread=args.cap_spread, cap_bin_m=args.cap_bin,
                               score_all=args.score_all, seed=args.seed, device=check_device(args.device),
                               precision=args.precision,
-                              **{attr: getattr(args, attr) for _, attr, _, _ in CURATION_NUMBERS})
+                              **{opt.dest: getattr(args, opt.dest) for opt in THRESHOLDS})
     options.validate()
     inputs = {"the benchmark store (--store)": args.store, "the audit CSV (--audit-csv)": args.audit_csv}
     out = check_output_file(args.out, "curated image points GeoPackage", inputs=inputs) if args.out else None
@@ -317,7 +293,7 @@ def _write_coverage_manifest(path, store, args, audit, out, csv_path) -> None:
     """The run manifest beside the coverage GeoPackage: both radii, the store, the outputs."""
     from geofidelity_plugin.core.manifest import build_manifest, write_manifest
 
-    options = {"radius_m": args.radius, "gap_radius_m": args.gap_radius,
+    options = {**recorded(args, spec_coverage.COVERAGE), "radius_m": args.radius, "gap_radius_m": args.gap_radius,
                "date_histogram": "per year; per month when the dates span under 2 years"}
     notes = list(audit.notes) + ([audit.stand_in] if audit.stand_in else [])
     write_manifest(path, build_manifest("coverage", options, inputs={"store": str(Path(store.path).resolve())},

@@ -1,0 +1,92 @@
+"""Processing parameters and outputs built from a command's specification
+(:mod:`geofidelity_plugin.spec`), and the backend command line read back from them: the QGIS
+half of "each option written once" (docs/architecture.md)."""
+from __future__ import annotations
+
+from qgis.core import (Qgis, QgsProcessingOutputFile, QgsProcessingOutputNumber, QgsProcessingParameterBoolean,
+                       QgsProcessingParameterEnum, QgsProcessingParameterFile,
+                       QgsProcessingParameterFileDestination, QgsProcessingParameterFolderDestination,
+                       QgsProcessingParameterNumber, QgsProcessingParameterString)
+
+from geofidelity_plugin.spec.options import CommandSpec, Option, argv
+
+#: rules of core/option_checks.py → the lowest value a QGIS spin box offers
+_RULE_MINIMUM = {"positive": 0.0, "non-negative": 0.0, "count": 1, "non-negative-count": 0, "seed": 0}
+
+
+def parameter(opt: Option):
+    """The Processing parameter of one option."""
+    optional = not opt.required
+    if opt.kind in ("number", "integer"):
+        kind = (Qgis.ProcessingNumberParameterType.Double if opt.kind == "number"
+                else Qgis.ProcessingNumberParameterType.Integer)
+        param = QgsProcessingParameterNumber(opt.name, opt.label, kind, defaultValue=opt.default,
+                                             optional=optional and opt.default is None)
+        low = opt.minimum if opt.minimum is not None else _RULE_MINIMUM.get(opt.rule or "")
+        if low is not None:
+            param.setMinimum(low)
+        if opt.maximum is not None:
+            param.setMaximum(opt.maximum)
+    elif opt.kind == "flag":
+        param = QgsProcessingParameterBoolean(opt.name, opt.label, defaultValue=bool(opt.default))
+    elif opt.kind == "choice":
+        choices = list(opt.choices)
+        default = choices.index(opt.default) if opt.default in choices else 0
+        param = QgsProcessingParameterEnum(opt.name, opt.label, options=choices, defaultValue=default,
+                                           optional=optional)
+    elif opt.kind in ("file", "folder"):
+        behavior = (Qgis.ProcessingFileParameterBehavior.Folder if opt.kind == "folder"
+                    else Qgis.ProcessingFileParameterBehavior.File)
+        param = QgsProcessingParameterFile(opt.name, opt.label, behavior=behavior, extension=opt.extension,
+                                           fileFilter=opt.file_filter, optional=optional)
+    elif opt.kind == "file_out":
+        param = QgsProcessingParameterFileDestination(opt.name, opt.label, opt.file_filter, optional=optional)
+    elif opt.kind == "folder_out":
+        param = QgsProcessingParameterFolderDestination(opt.name, opt.label, optional=optional)
+    else:  # text
+        param = QgsProcessingParameterString(opt.name, opt.label, defaultValue=opt.default, optional=optional)
+    if opt.help:
+        param.setHelp(opt.help)
+    if opt.advanced:
+        param.setFlags(param.flags() | Qgis.ProcessingParameterFlag.Advanced)
+    return param
+
+
+def add_parameters(algorithm, spec: CommandSpec) -> None:
+    """Every option of ``spec`` as a parameter, every result as an output, in the spec's order."""
+    for opt in spec.options:
+        algorithm.addParameter(parameter(opt))
+    for res in spec.results:
+        output = (QgsProcessingOutputFile(res.key, res.label) if res.kind == "file"
+                  else QgsProcessingOutputNumber(res.key, res.label))
+        algorithm.addOutput(output)
+
+
+def value(algorithm, opt: Option, parameters, context):
+    """One parameter's value as a plain Python object."""
+    if opt.kind in ("number", "integer"):
+        if parameters.get(opt.name) is None and opt.default is None:
+            return None  # an optional number left empty
+        as_number = algorithm.parameterAsDouble if opt.kind == "number" else algorithm.parameterAsInt
+        return as_number(parameters, opt.name, context)
+    if opt.kind == "flag":
+        return algorithm.parameterAsBool(parameters, opt.name, context)
+    if opt.kind == "choice":
+        return list(opt.choices)[algorithm.parameterAsEnum(parameters, opt.name, context)]
+    if opt.kind in ("file", "folder"):
+        return algorithm.parameterAsFile(parameters, opt.name, context)
+    if opt.kind == "file_out":
+        return algorithm.parameterAsFileOutput(parameters, opt.name, context)
+    if opt.kind == "folder_out":
+        return algorithm.parameterAsString(parameters, opt.name, context)
+    return algorithm.parameterAsString(parameters, opt.name, context)
+
+
+def values(algorithm, spec: CommandSpec, parameters, context) -> dict:
+    return {opt.name: value(algorithm, opt, parameters, context) for opt in spec.options}
+
+
+def command_line(algorithm, spec: CommandSpec, parameters, context) -> tuple[list[str], dict]:
+    """The backend's arguments for this run, and the plain values they came from."""
+    plain = values(algorithm, spec, parameters, context)
+    return argv(spec, plain), plain

@@ -1,0 +1,26 @@
+"""``coverage`` — the coverage audit of stage 2 (method §2), in QGIS ``geofidelity:coverage_audit``."""
+from __future__ import annotations
+
+from geofidelity_plugin.core.reference_panels.options import COVERAGE_GAP_RADIUS_M, COVERAGE_RADIUS_M
+from geofidelity_plugin.spec.options import CommandSpec, Option, Result
+
+COVERAGE = CommandSpec(
+    command="coverage",
+    help="2c · coverage audit and gaps per segment",
+    options=(
+        Option("STORE", "--store", "file", "Benchmark store (.sqlite)", required=True,
+               file_filter="SQLite (*.sqlite)", record=False),
+        Option("OUTPUT", "--out", "file_out", "Coverage",
+               help="coverage GeoPackage (layers coverage, coverage_gaps, coverage_images, coverage_buffers, "
+                    "coverage_cities, coverage_dates); the city summary CSV and the run manifest go beside it",
+               required=True, file_filter="GeoPackage (*.gpkg)", record=False),
+        Option("RADIUS", "--radius", "number", "Covered within (m)",
+               help="uncovered_fraction and the drawn buffer: an image covers the segment within this "
+                    "distance, m", default=COVERAGE_RADIUS_M, minimum=1),
+        Option("GAP_RADIUS", "--gap-radius", "number", "Gap: no image within (m)",
+               help="gaps, longest_gap_m and share_uncovered_20m: stretches with no image within this "
+                    "distance, m", default=COVERAGE_GAP_RADIUS_M, minimum=1),
+    ),
+    results=(Result("GAPS", "Uncovered stretches"), Result("SEGMENTS", "Segments audited"),
+             Result("CITIES_CSV", "City summary (CSV)", "file"), Result("MANIFEST", "Run manifest", "file")),
+)

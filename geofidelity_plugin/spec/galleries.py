@@ -1,0 +1,22 @@
+"""``build-galleries`` — the hard-negative retrieval galleries (method §3), in QGIS
+``geofidelity:build_galleries``."""
+from __future__ import annotations
+
+from geofidelity_plugin.spec.options import CommandSpec, Option, Result
+
+BUILD_GALLERIES = CommandSpec(
+    command="build-galleries",
+    help="3 · hard-negative retrieval galleries (method §3)",
+    options=(
+        Option("STORE", "--store", "file", "Benchmark store (.sqlite; created if missing)",
+               help="benchmark store (.sqlite), created if missing", required=True,
+               file_filter="SQLite (*.sqlite)", record=False),
+        Option("SEGMENTS", "--segments", "file", "Segments GeoPackage to load first",
+               help="segments GeoPackage to load into the store first", extension="gpkg", record=False),
+        Option("SEED", "--seed", "integer", "Random seed", help="random seed, ≥ 0", default=0, rule="seed"),
+        Option("KEEP_EXISTING", "--rebuild", "flag", "Keep negatives already in the store (e.g. a release's neg_* ids)",
+               help="ignore negatives already in the store (default: keep them, e.g. a release's neg_* ids)",
+               default=True, inverted=True),
+    ),
+    results=(Result("GALLERIES", "Galleries built"), Result("STORE_OUT", "Benchmark store", "file")),
+)
