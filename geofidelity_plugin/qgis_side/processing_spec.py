@@ -31,9 +31,12 @@ def parameter(opt: Option):
         param = QgsProcessingParameterBoolean(opt.name, opt.label, defaultValue=bool(opt.default))
     elif opt.kind == "choice":
         choices = list(opt.choices)
-        default = choices.index(opt.default) if opt.default in choices else 0
-        param = QgsProcessingParameterEnum(opt.name, opt.label, options=choices, defaultValue=default,
-                                           optional=optional)
+        if opt.multiple:
+            default = [choices.index(v) for v in (opt.default or ()) if v in choices]
+        else:
+            default = choices.index(opt.default) if opt.default in choices else 0
+        param = QgsProcessingParameterEnum(opt.name, opt.label, options=choices, allowMultiple=opt.multiple,
+                                           defaultValue=default, optional=optional)
     elif opt.kind in ("file", "folder"):
         behavior = (Qgis.ProcessingFileParameterBehavior.Folder if opt.kind == "folder"
                     else Qgis.ProcessingFileParameterBehavior.File)
@@ -72,6 +75,8 @@ def value(algorithm, opt: Option, parameters, context):
     if opt.kind == "flag":
         return algorithm.parameterAsBool(parameters, opt.name, context)
     if opt.kind == "choice":
+        if opt.multiple:
+            return [list(opt.choices)[i] for i in algorithm.parameterAsEnums(parameters, opt.name, context)]
         return list(opt.choices)[algorithm.parameterAsEnum(parameters, opt.name, context)]
     if opt.kind in ("file", "folder"):
         return algorithm.parameterAsFile(parameters, opt.name, context)

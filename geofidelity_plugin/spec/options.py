@@ -43,6 +43,7 @@ class Option:
     file_filter: str = ""
     record: bool = True
     field: str = ""
+    multiple: bool = False
 
     def __post_init__(self):
         if self.kind not in KINDS:
@@ -125,6 +126,9 @@ def add_options(parser, options) -> None:
             kwargs["default"] = opt.default
         if opt.choices:
             kwargs["choices"] = list(opt.choices)
+        if opt.multiple:
+            kwargs["nargs"] = "+"
+            kwargs["default"] = list(opt.default or ())
         if opt.kind in ("number", "integer"):
             kwargs["type"] = _argparse_type(opt)
         parser.add_argument(opt.flag, **kwargs)
@@ -149,6 +153,11 @@ def argv_of(options, values: dict) -> list[str]:
         if value is None or (isinstance(value, str) and not value.strip()):
             if opt.required:
                 raise ValueError(f"{opt.label} is required")
+            continue
+        if opt.multiple:
+            items = [str(v) for v in value]
+            if items:
+                out += [opt.flag, *items]
             continue
         out += [opt.flag, str(value)]
     return out
