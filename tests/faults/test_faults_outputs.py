@@ -20,7 +20,7 @@ from PIL import Image
 
 from faultkit import (assert_fails_cleanly, assert_no_partial_outputs, assert_qgis_fails_cleanly,
                       assert_store_ok, file_size_limit, run_cli, run_qgis)  # noqa: F401
-from test_release import make_release
+from release_fixture import make_release
 
 pytestmark = pytest.mark.fault
 

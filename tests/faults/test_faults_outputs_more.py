@@ -18,7 +18,7 @@ from faultkit import (assert_fails_cleanly, assert_no_partial_outputs, assert_qg
                       assert_store_ok, run_cli, run_qgis)
 from test_faults_outputs import (MANIFEST, PER_PANEL, _images, _ok, _rewrite_csv, _sha, _tree,  # noqa: F401
                                  evaluation, evaluation_template, gen_store)
-from test_release import make_release
+from release_fixture import make_release
 
 pytestmark = pytest.mark.fault
 
