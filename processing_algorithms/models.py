@@ -5,13 +5,15 @@ models comes from a QGIS authentication config and reaches the backend in ``HF_T
 from __future__ import annotations
 
 from qgis.core import (Qgis, QgsProcessingAlgorithm, QgsProcessingException, QgsProcessingOutputNumber,
-                       QgsProcessingParameterAuthConfig, QgsProcessingParameterEnum, QgsProcessingParameterFile,
-                       QgsProcessingParameterFileDestination, QgsProcessingParameterString)
+                       QgsProcessingParameterAuthConfig, QgsProcessingParameterEnum, QgsProcessingParameterString)
+
+from geofidelity_plugin.qgis_side.processing_spec import parameter, values
+from geofidelity_plugin.spec import models as spec
+from geofidelity_plugin.spec.models import ACTIONS
+from geofidelity_plugin.spec.options import argv
 
 from .common import advanced, run_backend, user_errors
 from .fetch_mapillary import token_from_authcfg
-
-ACTIONS = ("list", "download", "verify", "remove")
 
 
 class ModelsAlgorithm(QgsProcessingAlgorithm):
@@ -50,13 +52,16 @@ class ModelsAlgorithm(QgsProcessingAlgorithm):
         models = QgsProcessingParameterString(self.MODELS, "Models (names or hub ids, separated by spaces or commas; "
                                                            "empty: all, for list and verify)", optional=True)
         self.addParameter(models)
-        self.addParameter(QgsProcessingParameterFile(self.MODELS_DIR, "Models folder",
-                                                     behavior=Qgis.ProcessingFileParameterBehavior.Folder,
-                                                     defaultValue=models_dir() or None, optional=True))
-        self.addParameter(advanced(QgsProcessingParameterAuthConfig(
-            self.AUTH, "Hugging Face token for gated models (authentication config)", optional=True)))
-        self.addParameter(QgsProcessingParameterFileDestination(self.OUTPUT, "Models table", "CSV (*.csv)"))
-        self.addOutput(QgsProcessingOutputNumber("PRESENT", "Models present"))
+        for opt in spec.MODELS.options:  # the models folder (default: the plugin's setting), the table
+            param = parameter(opt)
+            if opt.name == self.MODELS_DIR:
+                param.setDefaultValue(models_dir() or None)
+            if opt.name == self.OUTPUT:  # optional on the command line, always written here
+                param.setFlags(param.flags() & ~Qgis.ProcessingParameterFlag.Optional)
+                self.addParameter(advanced(QgsProcessingParameterAuthConfig(
+                    self.AUTH, "Hugging Face token for gated models (authentication config)", optional=True)))
+            self.addParameter(param)
+        self.addOutput(QgsProcessingOutputNumber(spec.PRESENT.key, spec.PRESENT.label))
 
     @user_errors
     def processAlgorithm(self, parameters, context, feedback):  # noqa: N802
@@ -64,20 +69,17 @@ class ModelsAlgorithm(QgsProcessingAlgorithm):
         in the child's environment."""
         action = ACTIONS[self.parameterAsEnum(parameters, self.ACTION, context)]
         names = [n for n in self.parameterAsString(parameters, self.MODELS, context).replace(",", " ").split() if n]
-        if action in ("download", "remove") and not names:
+        if action in spec.NAMED_ACTIONS and not names:
             raise QgsProcessingException(f"no model named for {action} — give names such as dinov2-base in Models "
                                          "(the list action shows them all)")
-        output = self.parameterAsFileOutput(parameters, self.OUTPUT, context)
-        args = [action, *names, "--table", output]
-        folder = self.parameterAsFile(parameters, self.MODELS_DIR, context)
-        if folder:
-            args += ["--models-dir", folder]
+        plain = values(self, spec.MODELS, parameters, context)
+        args = [action, *names, *argv(spec.MODELS, plain)]
         token = token_from_authcfg(self.parameterAsString(parameters, self.AUTH, context))
         # without a config the backend reads HF_TOKEN from the environment it inherits
-        run = run_backend("models", args, feedback, env={"HF_TOKEN": token} if token else None)
-        rows = run.values.get("MODELS") or []
+        run = run_backend(spec.MODELS.command, args, feedback, env={"HF_TOKEN": token} if token else None)
+        rows = run.values.get(spec.MODELS_TABLE.key) or []
         for row in rows:
             feedback.pushInfo(f"{row['name']}: {row['status']}" + (f" — {row['path']}" if row.get("path") else "")
                               + (f" ({row['note']})" if row.get("note") else ""))
-        return {self.OUTPUT: run.path("TABLE") or output,
-                "PRESENT": sum(1 for row in rows if row.get("status") == "present")}
+        return {self.OUTPUT: run.path(spec.TABLE.key) or plain[self.OUTPUT],
+                spec.PRESENT.key: sum(1 for row in rows if row.get("status") == "present")}

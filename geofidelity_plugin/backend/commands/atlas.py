@@ -6,22 +6,18 @@ from __future__ import annotations
 import warnings
 
 from geofidelity_plugin.backend.commands.progress import progress_for
+from geofidelity_plugin.spec import atlas as spec
+from geofidelity_plugin.spec.options import add_options
 
 
 def register(sub) -> None:
-    p = sub.add_parser("atlas", help="5 · atlas PDF: a cover and one page per segment (map, images, scores, coverage)",
+    p = sub.add_parser(spec.ATLAS.command, help=spec.ATLAS.help,
                        description="Writes a PDF with a cover (city overview, run summary) and one page per "
                                    "segment, drawn by QGIS from the layout template resources/layouts/"
                                    "segment_atlas.qpt.")
-    p.add_argument("--store", help="benchmark store (default: the store the evaluation was run on)")
-    p.add_argument("--segments", required=True, help="segments GeoPackage of Select segments (with its context layers)")
-    p.add_argument("--coverage", help="coverage GeoPackage of the coverage audit (buffers, image points, gaps)")
-    p.add_argument("--evaluation", help="evaluation folder of Evaluate (the scores and the run manifest)")
-    p.add_argument("--model", action="append", default=[],
-                   help="model whose generated panel is shown (repeat; default: every model in the store)")
-    p.add_argument("--condition", help="prompt condition of the generated panels (default L1)")
-    p.add_argument("--osm", help="OSM file drawn as context when the segments GeoPackage has no context layers")
-    p.add_argument("--out", required=True, help="atlas PDF path")
+    models = spec.MODELS_OPTION
+    add_options(p, [o for o in spec.ATLAS.options if o is not models])
+    p.add_argument(models.flag, dest=models.dest, action="append", default=[], help=models.help)
     p.add_argument("-q", "--quiet", action="store_true")
     p.set_defaults(func=cmd_atlas)
 
@@ -45,11 +41,11 @@ def cmd_atlas(args) -> int:
     try:
         events.announce_stage(progress, "drawing the atlas pages")
         result = build_atlas(args.store, args.segments, args.out, args.coverage, args.evaluation,
-                             args.model or None, args.condition, args.osm, progress)
+                             spec.models_of(args.model) or None, args.condition, args.osm, progress)
     finally:
         progress.close()
     print(f"atlas: {result['pdf']} ({result['pages']} pages, {result['seconds']:.1f} s)")
-    events.output("ATLAS_PDF", result["pdf"])
-    events.output("MANIFEST", result["manifest"])
-    events.value("PAGES", result["pages"])
+    events.output(spec.ATLAS_PDF.key, result["pdf"])
+    events.output(spec.MANIFEST.key, result["manifest"])
+    events.value(spec.PAGES.key, result["pages"])
     return 0

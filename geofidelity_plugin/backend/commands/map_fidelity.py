@@ -11,45 +11,22 @@ import argparse
 import warnings
 from pathlib import Path
 
-from geofidelity_plugin.core.option_checks import argparse_number
 from geofidelity_plugin.backend.commands.progress import progress_for
+from geofidelity_plugin.spec import map_fidelity as spec
+from geofidelity_plugin.spec.options import add_arguments, add_options
 
 
 def register(sub) -> None:
-    from geofidelity_plugin.core.map_fidelity.options import (DEFAULT_BACKGROUND, DEFAULT_BATCH_SIZE, DEFAULT_DPI, DEFAULT_MODEL, DEFAULT_OVERLAP, OFFLINE_MODEL_FOLDER, OSM_LAYERS, PAPER_MODEL)
-
-    p = sub.add_parser("mfp", help="MFP: score a generated map against its (QGIS-rendered) reference, per tile "
-                                   "(method §10)",
+    p = sub.add_parser(spec.MFP.command, help=spec.MFP.help,
                        description="G (global, [CLS]), D_S (structure, key self-similarity), MFP, PSNR and SSIM "
                                    "per tile into a grid layer, a summary table and a figure; or per image pair "
                                    "of two folders into one table.")
-    p.add_argument("--generated", help="generated map raster (GeoTIFF; PNG/JPEG with --reference)")
-    p.add_argument("--reference", help="reference raster on the generated map's grid")
-    p.add_argument("--osm", help="OSM file (.osm/.osm.pbf): QGIS renders its roads, buildings and water as the "
-                                 "reference, with the default styles")
-    p.add_argument("--osm-layers", default=",".join(OSM_LAYERS),
-                   help="which OSM layers to render (default %(default)s)")
+    add_options(p, spec.CLI_ONLY)
     p.add_argument("--layer", action="append", default=[],
                    help="vector file to render as the reference (repeat; the first is drawn on top; its QGIS "
                         "style is the .qml of the same name beside it)")
-    p.add_argument("--generated-folder", help="folder mode: generated map images")
-    p.add_argument("--reference-folder", help="folder mode: reference images, named like the generated ones")
-    p.add_argument("--out", required=True, help="output folder")
-    p.add_argument("--model", default=DEFAULT_MODEL,
-                   help=f"ViT: auto (default: {PAPER_MODEL} when downloaded, else the offline DINOv2-S/14 "
-                        f"{OFFLINE_MODEL_FOLDER}), a hub id or a folder")
-    p.add_argument("--tile", type=argparse_number("non-negative-count"), default=0,
-                   help="tile size in px (default 0: the ViT's input size)")
-    p.add_argument("--overlap", type=argparse_number("non-negative-count"), default=DEFAULT_OVERLAP,
-                   help="px shared by neighbouring tiles (default %(default)s)")
-    p.add_argument("--batch-size", type=argparse_number("count"), default=DEFAULT_BATCH_SIZE,
-                   help="tiles per forward pass (default %(default)s)")
-    p.add_argument("--device", help="cpu, cuda, cuda:N or mps (default: CUDA when present)")
-    p.add_argument("--background", default=DEFAULT_BACKGROUND,
-                   help="background colour of a rendered reference (default %(default)s)")
-    p.add_argument("--dpi", type=argparse_number("positive"), default=DEFAULT_DPI,
-                   help="dpi at which a rendered reference draws sizes in mm or points (default %(default)g)")
-    p.add_argument("--reference-note", help=argparse.SUPPRESS)  # set by geofidelity:mfp
+    add_arguments(p, spec.MFP)
+    p.add_argument(spec.REFERENCE_NOTE.flag, dest=spec.REFERENCE_NOTE.dest, help=argparse.SUPPRESS)
     p.add_argument("-q", "--quiet", action="store_true")
     p.set_defaults(func=cmd_mfp)
 
@@ -128,7 +105,7 @@ def cmd_mfp(args) -> int:
         reference, note = args.reference, args.reference_note
         if mode == "raster" and not reference:
             reference, note = render(args, out, progress)
-            events.output("REFERENCE", reference)
+            events.output(spec.REFERENCE.key, reference)
         if mode == "raster":
             check_pair(args.generated, reference)
         model = resolve_model(args.model, warn=progress.warning)
@@ -148,13 +125,13 @@ def cmd_mfp(args) -> int:
         print(f"  {key:<12} {path}")
     if "tiles_gpkg" in run.paths:
         gpkg = run.paths["tiles_gpkg"]
-        events.output("TILES", gpkg, layer=f"{gpkg}|layername={TILE_LAYER}", name=f"MFP per tile — {label}",
+        events.output(spec.TILES.key, gpkg, layer=f"{gpkg}|layername={TILE_LAYER}", name=f"MFP per tile — {label}",
                       style=STYLE)
-    for key in ("tiles_csv", "pairs_csv", "summary_csv", "figure", "manifest"):
+    for key, result in spec.FILES.items():
         if key in run.paths:
-            events.output(key.upper(), run.paths[key])
-    events.value("COUNT", run.count)
-    events.value("MODEL", label)
+            events.output(result.key, run.paths[key])
+    events.value(spec.COUNT.key, run.count)
+    events.value(spec.MODEL.key, label)
     for key, value in run.means.items():
-        events.value(f"MEAN_{key.upper()}", value)
+        events.value(spec.mean_result(key).key, value)
     return 0

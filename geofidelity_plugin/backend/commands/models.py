@@ -13,15 +13,16 @@ from pathlib import Path
 
 from geofidelity_plugin.core import events
 from geofidelity_plugin.backend.commands.progress import progress_for
-
-ACTIONS = ("list", "download", "verify", "remove")
+from geofidelity_plugin.spec import models as spec
+from geofidelity_plugin.spec.models import ACTIONS
+from geofidelity_plugin.spec.options import add_arguments
 TABLE_COLUMNS = ("name", "repo_id", "role", "status", "revision", "commit", "approx_size", "size_source", "licence",
                  "gate", "where", "path", "note")
 
 
 def register(sub) -> None:
     p = sub.add_parser(
-        "models", help="the models: list, download (resumable, checked), verify, remove",
+        spec.MODELS.command, help=spec.MODELS.help,
         description="The models GeoFidelity uses (the six generators, DINOv2, the Vistas Mask2Former, SigLIP, "
                     "CLIP) in the models folder, a Hugging Face cache: --models-dir, else GEOFIDELITY_MODELS_DIR, "
                     "else HF_HUB_CACHE, else the default cache. Downloads use HF_ENDPOINT and the token in "
@@ -33,11 +34,9 @@ def register(sub) -> None:
              "remove": "delete the models named from the models folder (every revision)"}
     for action in ACTIONS:
         a = actions.add_parser(action, help=helps[action], description=helps[action])
-        a.add_argument("names", nargs="+" if action in ("download", "remove") else "*", metavar="NAME",
+        a.add_argument("names", nargs="+" if action in spec.NAMED_ACTIONS else "*", metavar="NAME",
                        help="a registered name (see `models list`) or a hub id owner/name")
-        a.add_argument("--models-dir", help="the models folder (default: GEOFIDELITY_MODELS_DIR, else the Hugging "
-                                            "Face cache)")
-        a.add_argument("--table", help="also write the table as CSV to this file")
+        add_arguments(a, spec.MODELS)
         a.set_defaults(func=cmd_models)
 
 
@@ -65,14 +64,14 @@ def cmd_models(args) -> int:
         if notes.get(row["name"]):
             row["note"] = "; ".join(filter(None, [notes[row["name"]], row["note"]]))
     print(render(rows, root))
-    events.value("MODELS", rows)
-    events.value("MODELS_DIR", str(root))
+    events.value(spec.MODELS_TABLE.key, rows)
+    events.value(spec.MODELS_DIR_RESULT.key, str(root))
     for row in rows:
         if row["status"] == "present" and row["path"]:
-            events.output(f"SNAPSHOT_{row['name']}", row["path"])
+            events.output(f"{spec.SNAPSHOT_PREFIX}{row['name']}", row["path"])
     if args.table:
         write_table(rows, Path(args.table))
-        events.output("TABLE", args.table)
+        events.output(spec.TABLE.key, args.table)
     if args.action == "verify":
         _raise_for_bad(notes)
     return 0

@@ -3,12 +3,14 @@
 Six diffusers checkpoints with the paper's sampling settings, generated at 1024² by default,
 plus "custom" entries: a local diffusers folder with settings the user states explicitly (no
 defaults are guessed for a model we know nothing about). Each entry records what a run must
-write into its metadata: id, revision, steps, guidance, resolution and dtype.
+write into its metadata: id, revision, steps, guidance, resolution and dtype — and, for the model
+manager (:mod:`..models.registry`, which lists every generator from this one table), its
+approximate download size and where that size comes from.
 """
 from __future__ import annotations
 
 import re
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from ..errors import InputError
@@ -16,6 +18,16 @@ from ..errors import InputError
 DTYPES = ("fp32", "fp16", "bf16")
 _DTYPE_ALIASES = {"float32": "fp32", "float16": "fp16", "half": "fp16", "bfloat16": "bf16"}
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+-]*$")
+GB = 1000 ** 3
+#: what the model manager's sizes are, when no better source is written
+UNKNOWN_SIZE = "unknown"
+
+
+def published_size(*parts: tuple[str, float, int]) -> tuple[int, str]:
+    """(bytes, source) from published parameter counts: (component, billions, bytes per parameter)."""
+    total = sum(billions * 1e9 * width for _, billions, width in parts)
+    listing = ", ".join(f"{name} {billions:g} B × {width}" for name, billions, width in parts)
+    return int(total), f"published parameter counts × bytes per stored parameter ({listing})"
 
 
 @dataclass(frozen=True)
@@ -34,9 +46,14 @@ class GeneratorSpec:
     gated: bool = False
     revision: str | None = None
     custom: bool = False
+    #: approximate download size (the files diffusers reads) and its source, for the model manager;
+    #: not part of a run's metadata
+    size: tuple[int | None, str] = field(default=(None, UNKNOWN_SIZE), compare=False)
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        out = asdict(self)
+        out.pop("size")
+        return out
 
 
 _GATED = ("gated on the hub: accept the licence on the model page and give a token (HF_TOKEN) to "
@@ -44,17 +61,29 @@ _GATED = ("gated on the hub: accept the licence on the model page and give a tok
 
 GENERATORS: dict[str, GeneratorSpec] = {spec.name: spec for spec in (
     GeneratorSpec("sdxl-base-1.0", "SDXL base 1.0", "stabilityai/stable-diffusion-xl-base-1.0",
-                  30, 5.0, "fp16", licence="CreativeML Open RAIL++-M"),
+                  30, 5.0, "fp16", licence="CreativeML Open RAIL++-M",
+                  size=(int(13.9 * GB), "the Hub's file listing for unet (10.3 GB) and vae (335 MB), fp32; text "
+                                        "encoders from parameter counts (0.123 B + 0.695 B × 4 bytes)")),
     GeneratorSpec("sd3.5-large", "SD 3.5 Large", "stabilityai/stable-diffusion-3.5-large",
-                  28, 3.5, "bf16", licence=f"Stability AI Community License; {_GATED}", gated=True),
+                  28, 3.5, "bf16", licence=f"Stability AI Community License; {_GATED}", gated=True,
+                  size=published_size(("MMDiT", 8.1, 2), ("T5-XXL encoder", 4.76, 2), ("CLIP-G", 0.695, 2),
+                                      ("CLIP-L", 0.123, 2), ("VAE", 0.084, 2))),
     GeneratorSpec("flux.1-dev", "FLUX.1-dev", "black-forest-labs/FLUX.1-dev",
-                  28, 3.5, "bf16", licence=f"FLUX.1 [dev] Non-Commercial License; {_GATED}", gated=True),
+                  28, 3.5, "bf16", licence=f"FLUX.1 [dev] Non-Commercial License; {_GATED}", gated=True,
+                  size=published_size(("transformer", 11.9, 2), ("T5-XXL encoder", 4.76, 2), ("CLIP-L", 0.123, 2),
+                                      ("VAE", 0.084, 2))),
     GeneratorSpec("flux.1-schnell", "FLUX.1-schnell", "black-forest-labs/FLUX.1-schnell",
-                  4, 0.0, "bf16", licence="Apache-2.0"),
+                  4, 0.0, "bf16", licence="Apache-2.0",
+                  size=published_size(("transformer", 11.9, 2), ("T5-XXL encoder", 4.76, 2), ("CLIP-L", 0.123, 2),
+                                      ("VAE", 0.084, 2))),
     GeneratorSpec("pixart-sigma-xl-1024", "PixArt-Σ XL 1024", "PixArt-alpha/PixArt-Sigma-XL-2-1024-MS",
-                  20, 4.5, "fp16", licence="CreativeML Open RAIL++-M"),
+                  20, 4.5, "fp16", licence="CreativeML Open RAIL++-M",
+                  size=(int(21.8 * GB), "the Hub's file listing: text_encoder 19.05 GB, transformer 2.44 GB, "
+                                        "vae 335 MB")),
     GeneratorSpec("hunyuandit-v1.2", "HunyuanDiT (Diffusers)", "Tencent-Hunyuan/HunyuanDiT-v1.2-Diffusers",
-                  50, 5.0, "fp16", licence="Tencent Hunyuan Community License"),
+                  50, 5.0, "fp16", licence="Tencent Hunyuan Community License",
+                  size=published_size(("DiT", 1.5, 4), ("bilingual CLIP", 0.35, 4), ("mT5 encoder", 1.6, 4),
+                                      ("VAE", 0.084, 4))),
 )}
 
 

@@ -20,11 +20,10 @@ import numpy as np
 from ..errors import InputError
 from ..models.resolve import local_model, snapshot_commit
 from ..progress import check_cancel
+from .options import DEFAULT_VQA_MODEL  # registered as qwen2.5-vl-7b-instruct
 from .questions import Question, QuestionSet
 
 log = logging.getLogger("geofidelity")
-
-DEFAULT_VQA_MODEL = "Qwen/Qwen2.5-VL-7B-Instruct"  # registered as qwen2.5-vl-7b-instruct
 
 
 def pick(logliks) -> int:

@@ -1,12 +1,16 @@
 """A GeoDiv run (docs/method.md, GeoDiv): answers from the local VQA model or an answers CSV,
 scored per group into VDI/SEVI tables, the Vendi score of each group's embeddings beside them,
 and the model − real differences of each group against the real reference panels.
+
+:func:`run_geodiv` is the whole run — input checks, answers, embeddings, tables, convergence,
+the city layer and the run manifest (which records the options of ``spec/geodiv.py``) — so a
+notebook gets what ``python -m geofidelity_plugin geodiv`` and ``geofidelity:geodiv`` get.
 """
 from __future__ import annotations
 
 import math
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 import numpy as np
@@ -16,9 +20,9 @@ from geofidelity_plugin.core.progress import check_cancel
 from geofidelity_plugin.core.geodiv.answers import score_answers, write_table
 from geofidelity_plugin.core.geodiv.diversity import vendi_score
 from geofidelity_plugin.core.geodiv.images import REAL_MODEL
+from geofidelity_plugin.core.geodiv.options import (CITY_LAYER_NAME, DEFAULT_BATCH_SIZE, DEFAULT_GROUP_BY,
+                                                    DEFAULT_PER_GROUP, DEFAULT_PRECISION, MANIFEST_NAME, NO_MODEL)
 from geofidelity_plugin.core.geodiv.questions import QuestionSet
-
-DEFAULT_GROUP_BY = ("model", "condition", "city")
 
 
 @dataclass
@@ -121,3 +125,170 @@ def score_run(answers: list[dict] | None, qset: QuestionSet, out_dir, options: G
     if diffs:
         paths["differences"] = write_table(diffs, out_dir / "geodiv_model_minus_real.csv")
     return paths, groups
+
+
+@dataclass
+class GeoDivRequest:
+    """Everything a GeoDiv run is given; the fields are the ``dest`` of the options in
+    ``spec/geodiv.py`` (the command fills it from its arguments, a notebook by keyword)."""
+
+    out: str | Path
+    store: str | None = None
+    images: str | None = None
+    answers: str | None = None
+    questions: str | None = None
+    group_by: str | tuple = ",".join(DEFAULT_GROUP_BY)
+    vqa_model: str | None = NO_MODEL
+    feature_model: str | None = NO_MODEL
+    cache: str | None = None
+    device: str | None = None
+    precision: str = DEFAULT_PRECISION
+    batch_size: int = DEFAULT_BATCH_SIZE
+    per_group: int = DEFAULT_PER_GROUP
+    convergence: bool = False
+    drop_zero_options: bool = False
+
+    @classmethod
+    def of(cls, values) -> "GeoDivRequest":
+        """From an ``argparse`` namespace or a dict: the fields it has."""
+        values = values if isinstance(values, dict) else vars(values)
+        return cls(**{f.name: values[f.name] for f in fields(cls) if f.name in values})
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        items = self.group_by.split(",") if isinstance(self.group_by, str) else self.group_by
+        return tuple(c.strip() for c in items if c and c.strip())
+
+    @property
+    def vqa(self) -> str | None:
+        return _model(self.vqa_model)
+
+    @property
+    def features(self) -> str | None:
+        return _model(self.feature_model)
+
+    def check(self) -> "GeoDivRequest":
+        """The input checks of a run, before anything is loaded."""
+        if self.store and self.images:
+            raise InputError("give --store or --images, not both")
+        if self.answers and self.vqa:
+            raise InputError("give --answers or --vqa-model, not both")
+        if (self.vqa or self.features) and not (self.store or self.images):
+            raise InputError("a VQA or feature model needs images — give --store or --images")
+        if not (self.answers or self.vqa or self.features):
+            raise InputError("nothing to compute — give --answers, --vqa-model or --feature-model")
+        if not self.columns:
+            raise InputError("no grouping column — give --group-by, e.g. model,condition,city")
+        if int(self.batch_size) < 1:
+            raise InputError(f"batch size {self.batch_size} must be at least 1 — give --batch-size 1 or more")
+        if int(self.per_group) < 0:
+            raise InputError(f"--per-group {self.per_group} must be ≥ 0 (0: every image)")
+        return self
+
+
+@dataclass
+class GeoDivRun:
+    """What a run wrote: the core's output names → paths (tables, manifest), the group rows and
+    the city layer (from a store), if any."""
+
+    paths: dict[str, Path]
+    groups: list[dict]
+    city_layer: Path | None = None
+
+
+def _model(value) -> str | None:
+    return None if value in (None, "", NO_MODEL) else str(value)
+
+
+def _images(request: GeoDivRequest) -> list[dict] | None:
+    from geofidelity_plugin.core.geodiv.images import folder_images, limit_per_group, store_images
+
+    if request.store:
+        images = store_images(request.store)
+    elif request.images:
+        images = folder_images(request.images)
+    else:
+        return None
+    return limit_per_group(images, request.columns, request.per_group)
+
+
+def _city_layer(request: GeoDivRequest, paths) -> Path | None:
+    """Cities styled by model − real VDI, when a store gives their positions."""
+    if not (request.store and "differences" in paths):
+        return None
+    import csv
+
+    from geofidelity_plugin.core.geodiv.city_layer import city_points, write_city_layer
+
+    with open(paths["differences"], newline="", encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle))
+    for row in rows:
+        for key, value in row.items():
+            if key.endswith(("_minus_real", "_paired", "_low", "_high")):
+                row[key] = float(value) if value not in ("", None) else float("nan")
+    return write_city_layer(rows, city_points(request.store), Path(request.out) / CITY_LAYER_NAME)
+
+
+def run_options(request: GeoDivRequest, options: GeoDivOptions) -> dict:
+    """The options the manifest records: every recorded option of ``spec/geodiv.py``, and how
+    the Hill numbers are normalised."""
+    from geofidelity_plugin.spec.geodiv import GEODIV
+    from geofidelity_plugin.spec.options import recorded
+
+    return {**recorded(request, GEODIV), "group_by": list(options.group_by),
+            "count_zero_options": options.count_zero_options, **options.extra}
+
+
+def run_geodiv(request: GeoDivRequest, progress=None) -> GeoDivRun:
+    """A whole GeoDiv run into ``request.out``: checks, answers (local VQA model or CSV), Vendi
+    embeddings, the tables, the convergence check, the city layer and the run manifest."""
+    from geofidelity_plugin.core import events
+    from geofidelity_plugin.core.geodiv import questions as qs
+    from geofidelity_plugin.core.geodiv.answers import read_answers_csv
+    from geofidelity_plugin.core.manifest import build_manifest, write_manifest
+
+    request.check()
+    out = Path(request.out)
+    group_by = request.columns
+    images = _images(request)
+    qset = qs.load(request.questions)
+    options = GeoDivOptions(group_by, not request.drop_zero_options, request.vqa, request.features)
+    models, answers, embeddings = [], None, None
+    if request.answers:
+        answers = read_answers_csv(request.answers, group_by)
+    elif request.vqa:
+        from geofidelity_plugin.core.geodiv.vqa import OptionScorer
+
+        events.announce_stage(progress, "loading the VQA model")
+        scorer = OptionScorer(request.vqa, device=request.device, precision=request.precision,
+                              batch_size=request.batch_size, cache_dir=out / "vqa_cache")
+        models.append(scorer.describe())
+        events.announce_stage(progress, "answering the questions")
+        answers = local_answers(images, qset, scorer, group_by, progress)
+    if request.features:
+        from geofidelity_plugin.core.vision.feature_cache import FeatureCache
+        from geofidelity_plugin.core.vision.features import FeatureExtractor
+
+        events.announce_stage(progress, "embedding the panels (Vendi score)")
+        cache = FeatureCache(request.cache) if request.cache else FeatureCache()
+        extractor = FeatureExtractor(request.features, device=request.device, cache=cache,
+                                     precision=request.precision)
+        result = extractor.embed_paths([i["path"] for i in images], progress)
+        models.append(result.model)
+        embeddings = result.embeddings
+    paths, groups = score_run(answers, qset, out, options, images, embeddings)
+    if request.convergence and answers:
+        from geofidelity_plugin.core.geodiv.convergence import plot_convergence, ranking_convergence
+
+        events.announce_stage(progress, "convergence check")
+        rows = ranking_convergence(answers, qset, group_by)
+        paths["convergence"] = write_table(rows, out / "geodiv_convergence.csv")
+        if rows:
+            plot_convergence(rows, out / "geodiv_convergence.png")
+            paths["convergence_figure"] = out / "geodiv_convergence.png"
+    inputs = {"store": request.store, "images": request.images, "answers": request.answers,
+              "questions": str(request.questions or qs.default_path()), "question_set_digest": qset.digest}
+    manifest = build_manifest("geodiv", run_options(request, options), inputs=inputs,
+                              outputs={k: str(v) for k, v in paths.items()}, models=models)
+    paths["manifest"] = write_manifest(out / MANIFEST_NAME, manifest)
+    return GeoDivRun(paths, groups, _city_layer(request, paths))

@@ -23,6 +23,7 @@ L1_WEIGHT = 1.0   # weight of the pixel L1 term
 MFP_RULE = ("MFP = G − D_S_rms = 1 − MSE(CLS_o, CLS_t) − ‖S_o − S_t‖_F / n_tokens; 1 for identical maps, "
             "higher is better (method §10)")
 
+DEFAULT_TILE = 0           # tile size in px (0: the ViT's input size)
 DEFAULT_OVERLAP = 0        # px shared by neighbouring tiles
 DEFAULT_BATCH_SIZE = 8     # tiles per ViT forward pass
 DEFAULT_BACKGROUND = "#f2efe9"  # land colour of the rendered reference (OSM Carto's)
@@ -35,7 +36,7 @@ OSM_LAYERS = ("roads", "buildings", "water")
 class MapFidelityOptions:
     """How the maps are cut and scored (method §10). ``tile`` 0: the ViT's input size."""
 
-    tile: int = 0
+    tile: int = DEFAULT_TILE
     overlap: int = DEFAULT_OVERLAP
     batch_size: int = DEFAULT_BATCH_SIZE
 

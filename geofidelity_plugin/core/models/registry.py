@@ -8,7 +8,9 @@ the exact total from the Hub before it starts.
 
 A revision is a commit id where one was read from the Hub's history; "main" elsewhere, and the
 commit actually downloaded is then recorded beside the snapshot (and in every run's manifest).
-The generators take their revision from :mod:`..generation.generators`, which records none yet.
+The generators — name, hub id, licence, gate, revision and size — come from the one table of
+:mod:`..generation.generators` (``GENERATORS``), so no generator is written twice; the MFP and
+GeoDiv models' hub ids from those stages' option tables.
 """
 from __future__ import annotations
 
@@ -16,9 +18,10 @@ import re
 from dataclasses import asdict, dataclass
 
 from ..errors import InputError
-from ..generation.generators import GENERATORS
+from ..generation.generators import GB, GENERATORS, published_size as _params
+from ..geodiv.options import DEFAULT_VQA_MODEL
+from ..map_fidelity.options import PAPER_MODEL
 
-GB = 1000 ** 3
 MB = 1000 ** 2
 _HUB_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*/[A-Za-z0-9][A-Za-z0-9._-]*$")
 _UNPINNED = "main (not pinned: the commit downloaded is recorded beside the snapshot)"
@@ -57,37 +60,12 @@ def is_commit(revision: str | None) -> bool:
     return bool(revision) and re.fullmatch(r"[0-9a-f]{40}", revision) is not None
 
 
-def _params(*parts: tuple[str, float, int]) -> tuple[int, str]:
-    """(bytes, source) from published parameter counts: (component, billions, bytes per parameter)."""
-    total = sum(billions * 1e9 * width for _, billions, width in parts)
-    listing = ", ".join(f"{name} {billions:g} B × {width}" for name, billions, width in parts)
-    return int(total), f"published parameter counts × bytes per stored parameter ({listing})"
-
-
 _LISTED = "the Hub's file listing of the repository (files the loader reads)"
-
-#: approximate download size and its source, per generator name (the files diffusers reads:
-#: model_index.json and each component's configs, tokenizer files and non-variant safetensors)
-_GENERATOR_SIZES: dict[str, tuple[int, str]] = {
-    "sdxl-base-1.0": (int(13.9 * GB), "the Hub's file listing for unet (10.3 GB) and vae (335 MB), fp32; text "
-                                      "encoders from parameter counts (0.123 B + 0.695 B × 4 bytes)"),
-    "sd3.5-large": _params(("MMDiT", 8.1, 2), ("T5-XXL encoder", 4.76, 2), ("CLIP-G", 0.695, 2),
-                           ("CLIP-L", 0.123, 2), ("VAE", 0.084, 2)),
-    "flux.1-dev": _params(("transformer", 11.9, 2), ("T5-XXL encoder", 4.76, 2), ("CLIP-L", 0.123, 2),
-                          ("VAE", 0.084, 2)),
-    "flux.1-schnell": _params(("transformer", 11.9, 2), ("T5-XXL encoder", 4.76, 2), ("CLIP-L", 0.123, 2),
-                              ("VAE", 0.084, 2)),
-    "pixart-sigma-xl-1024": (int(21.8 * GB), "the Hub's file listing: text_encoder 19.05 GB, transformer 2.44 GB, "
-                                             "vae 335 MB"),
-    "hunyuandit-v1.2": _params(("DiT", 1.5, 4), ("bilingual CLIP", 0.35, 4), ("mT5 encoder", 1.6, 4),
-                               ("VAE", 0.084, 4)),
-}
-
 
 def _generator_entries() -> list[ModelEntry]:
     out = []
     for spec in GENERATORS.values():
-        size, source = _GENERATOR_SIZES.get(spec.name, (None, "unknown"))
+        size, source = spec.size
         out.append(ModelEntry(spec.name, spec.model_id, f"generator ({spec.label})", "diffusers",
                               spec.licence.split(";")[0].strip(), gated=spec.gated,
                               revision=spec.revision or "main", approx_bytes=size, size_source=source))
@@ -112,13 +90,13 @@ _OTHERS = (
                "image–text similarity (CLIP ViT-B/32): the CLIP check (method §7)", "transformers",
                "not stated on the model card", approx_bytes=int(605 * MB),
                size_source=_LISTED + ": model.safetensors 605 MB"),
-    ModelEntry("dino-vitb8", "facebook/dino-vitb8", "MFP feature model (DINO ViT-B/8, the paper's; method §10)",
+    ModelEntry("dino-vitb8", PAPER_MODEL, "MFP feature model (DINO ViT-B/8, the paper's; method §10)",
                "transformers", "Apache-2.0", approx_bytes=int(343 * MB),
                size_source=_LISTED + ": pytorch_model.bin 343 MB"),
     ModelEntry("clip-vit-large", "openai/clip-vit-large-patch14", "image–text similarity (CLIP ViT-L/14)",
                "transformers", "not stated on the model card", approx_bytes=int(1.71 * GB),
                size_source=_LISTED + ": model.safetensors 1.71 GB"),
-    ModelEntry("qwen2.5-vl-7b-instruct", "Qwen/Qwen2.5-VL-7B-Instruct",
+    ModelEntry("qwen2.5-vl-7b-instruct", DEFAULT_VQA_MODEL,
                "VQA model (Qwen2.5-VL-7B-Instruct): GeoDiv VDI and SEVI (method, GeoDiv)", "transformers",
                "Apache-2.0", approx_bytes=_params(("Qwen2.5-VL-7B", 8.29, 2))[0],
                size_source=_params(("Qwen2.5-VL-7B", 8.29, 2))[1]),
