@@ -11,8 +11,6 @@ from .common import load_backend_layers, run_backend, user_errors
 
 
 class CoverageAuditAlgorithm(QgsProcessingAlgorithm):
-    OUTPUT = "OUTPUT"
-
     def name(self):
         return "coverage_audit"
 
@@ -50,6 +48,6 @@ class CoverageAuditAlgorithm(QgsProcessingAlgorithm):
         args, plain = command_line(self, spec.COVERAGE, parameters, context)
         run = run_backend(spec.COVERAGE.command, args, feedback)
         load_backend_layers(context, run)
-        return {self.OUTPUT: run.path("OUTPUT") or plain[self.OUTPUT], "GAPS": run.values.get("GAPS", 0),
-                "SEGMENTS": run.values.get("SEGMENTS", 0), "CITIES_CSV": run.path("CITIES_CSV"),
-                "MANIFEST": run.path("MANIFEST")}
+        return {spec.OUTPUT: run.path(spec.OUTPUT) or plain[spec.OUTPUT], spec.GAPS.key: run.values.get(spec.GAPS.key, 0),
+                spec.SEGMENTS.key: run.values.get(spec.SEGMENTS.key, 0),
+                spec.CITIES_CSV.key: run.path(spec.CITIES_CSV.key), spec.MANIFEST.key: run.path(spec.MANIFEST.key)}

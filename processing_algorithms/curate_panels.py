@@ -2,23 +2,18 @@
 backend process (``curate``), where the SigLIP and Mask2Former models load."""
 from __future__ import annotations
 
-from qgis.core import (Qgis, QgsProcessingAlgorithm, QgsProcessingOutputNumber, QgsProcessingParameterBoolean,
-                       QgsProcessingParameterEnum, QgsProcessingParameterFile,
-                       QgsProcessingParameterFileDestination, QgsProcessingParameterNumber,
-                       QgsProcessingParameterString)
+from dataclasses import replace
 
-from geofidelity_plugin.qgis_side.processing_spec import parameter, value
-from geofidelity_plugin.spec.curation import THRESHOLDS
-from geofidelity_plugin.spec.options import argv_of
+from qgis.core import QgsProcessingAlgorithm
 
-from .common import advanced, device_or_default, flag, load_backend_layers, option, run_backend, user_errors
+from geofidelity_plugin.qgis_side.processing_spec import add_outputs, parameter, values
+from geofidelity_plugin.spec import curation as spec
+from geofidelity_plugin.spec.options import argv
+
+from .common import device_or_default, load_backend_layers, run_backend, user_errors
 
 
 class CuratePanelsAlgorithm(QgsProcessingAlgorithm):
-    STORE, AUDIT, SIGLIP, VISTAS, CAP, SEED, OUTPUT = "STORE", "AUDIT_CSV", "SIGLIP_MODEL", "VISTAS_MODEL", "CAP", "SEED", "OUTPUT"
-    DEVICE, PRECISION = "DEVICE", "PRECISION"
-    CAP_SPREAD, CAP_BIN, SCORE_ALL = "CAP_SPREAD", "CAP_BIN", "SCORE_ALL"
-
     def name(self):
         return "curate_panels"
 
@@ -47,67 +42,24 @@ class CuratePanelsAlgorithm(QgsProcessingAlgorithm):
         return CuratePanelsAlgorithm()
 
     def initAlgorithm(self, config=None):  # noqa: N802
-        from geofidelity_plugin.core.reference_panels.options import CAP_SPREADS, PRECISIONS, CurationOptions
-
-        d = CurationOptions()
-        self.addParameter(QgsProcessingParameterFile(self.STORE, "Benchmark store (.sqlite)", fileFilter="SQLite (*.sqlite)"))
-        self.addParameter(QgsProcessingParameterFile(self.AUDIT, "Manual audit CSV (image_id,decision[,segment_id])",
-                                                     extension="csv", optional=True))
-        self.addParameter(QgsProcessingParameterString(self.SIGLIP, "SigLIP model (empty: skip tier 4)",
-                                                       defaultValue=d.siglip_model or "", optional=True))
-        self.addParameter(QgsProcessingParameterString(self.VISTAS, "Mask2Former Vistas model (empty: skip tier 5)",
-                                                       defaultValue=d.vistas_model or "", optional=True))
-        for opt in THRESHOLDS:
-            self.addParameter(parameter(opt))
-        self.addParameter(QgsProcessingParameterNumber(self.CAP, "Images per segment at most", defaultValue=d.cap_per_segment,
-                                                       minValue=1))
-        p = QgsProcessingParameterEnum(self.CAP_SPREAD, "Spread of the cap", list(CAP_SPREADS),
-                                       defaultValue=CAP_SPREADS.index(d.cap_spread))
-        p.setHelp("along: bins along the segment first (every covered bin keeps an image before any keeps a "
-                  "second), then sequences and capture dates within a bin; sequences: over sequences and dates "
-                  "only (the paper's rule, which can leave stretches of the street without an image).")
-        self.addParameter(p)
-        self.addParameter(advanced(QgsProcessingParameterNumber(
-            self.CAP_BIN, "Cap bin length along the segment (m)", Qgis.ProcessingNumberParameterType.Double,
-            defaultValue=d.cap_bin_m, minValue=1)))
-        p = QgsProcessingParameterBoolean(self.SCORE_ALL, "Score every image (also those the cap cannot keep)",
-                                          defaultValue=False)
-        p.setHelp("Off: tiers 4–7 skip the images that cannot change which images are kept — the kept images "
-                  "are the same. On: every image is scored, and the stretch before the cap is exact.")
-        self.addParameter(advanced(p))
-        self.addParameter(QgsProcessingParameterNumber(self.SEED, "Random seed", defaultValue=d.seed, minValue=0))
-        self.addParameter(advanced(QgsProcessingParameterString(
-            self.DEVICE, "Device of the SigLIP and Mask2Former tiers: cpu, cuda, cuda:N or mps (empty: the GPU "
-                         "when there is one)", optional=True)))
-        p = QgsProcessingParameterEnum(self.PRECISION, "Precision of the SigLIP and Mask2Former tiers",
-                                       list(PRECISIONS), defaultValue=PRECISIONS.index(d.precision))
-        p.setHelp("fp32, the default on every device, gives the same tier decisions on a CPU and a GPU; bf16 "
-                  "and fp16 are faster on a GPU, cached apart and recorded in the run manifest.")
-        self.addParameter(advanced(p))
-        self.addParameter(QgsProcessingParameterFileDestination(self.OUTPUT, "Curated image points", "GeoPackage (*.gpkg)"))
-        self.addOutput(QgsProcessingOutputNumber("KEPT", "Images kept"))
+        for opt in spec.CURATE.options:
+            # the curated points: optional on the command line, always written from QGIS
+            self.addParameter(parameter(replace(opt, required=True) if opt is spec.OUTPUT else opt))
+        add_outputs(self, spec.CURATE)
 
     @user_errors
     def processAlgorithm(self, parameters, context, feedback):  # noqa: N802
         """Runs ``curate`` in the backend process (docs/backend-protocol.md)."""
-        from geofidelity_plugin.core.reference_panels.options import CAP_SPREADS, PRECISIONS
-
-        output = self.parameterAsFileOutput(parameters, self.OUTPUT, context)
-        args = ["--store", self.parameterAsFile(parameters, self.STORE, context), "--out", output,
-                "--siglip-model", self.parameterAsString(parameters, self.SIGLIP, context) or "",
-                "--vistas-model", self.parameterAsString(parameters, self.VISTAS, context) or "",
-                "--cap", self.parameterAsInt(parameters, self.CAP, context),
-                "--seed", self.parameterAsInt(parameters, self.SEED, context),
-                "--cap-spread", CAP_SPREADS[self.parameterAsEnum(parameters, self.CAP_SPREAD, context)],
-                "--cap-bin", self.parameterAsDouble(parameters, self.CAP_BIN, context)]
-        flag(args, "--score-all", self.parameterAsBoolean(parameters, self.SCORE_ALL, context))
-        args += argv_of(THRESHOLDS, {opt.name: value(self, opt, parameters, context) for opt in THRESHOLDS})
-        option(args, "--device", device_or_default(self.parameterAsString(parameters, self.DEVICE, context)))
-        option(args, "--precision", PRECISIONS[self.parameterAsEnum(parameters, self.PRECISION, context)])
-        audit_csv = self.parameterAsFile(parameters, self.AUDIT, context)
-        if audit_csv:
-            args += ["--audit-csv", audit_csv]
-        run = run_backend("curate", args, feedback)
+        plain = values(self, spec.CURATE, parameters, context)
+        plain[spec.DEVICE.name] = device_or_default(plain[spec.DEVICE.name])
+        args = argv(spec.CURATE, plain)
+        for model in (spec.SIGLIP_MODEL, spec.VISTAS_MODEL):  # empty: skip the tier, so say so
+            if not (plain[model.name] or "").strip():
+                args += [model.flag, ""]
+        run = run_backend(spec.CURATE.command, args, feedback)
         load_backend_layers(context, run)
-        feedback.pushInfo(f"curation: {run.values.get('COUNTS')}")
-        return {self.OUTPUT: run.path("OUTPUT") or output, "KEPT": run.values.get("KEPT", 0)}
+        feedback.pushInfo(f"curation: {run.values.get(spec.COUNTS.key)}")
+        return {spec.OUTPUT.name: run.path(spec.OUTPUT.name) or plain[spec.OUTPUT.name],
+                spec.KEPT.key: run.values.get(spec.KEPT.key, 0),
+                spec.NOT_SCORED.key: run.values.get(spec.NOT_SCORED.key, 0),
+                spec.MANIFEST.key: run.path(spec.MANIFEST.key)}

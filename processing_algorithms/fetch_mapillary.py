@@ -6,12 +6,14 @@ only — never a plain parameter, never on the command line, never written to a 
 manifest or project."""
 from __future__ import annotations
 
-from qgis.core import (Qgis, QgsProcessingAlgorithm, QgsProcessingException, QgsProcessingOutputNumber,
-                       QgsProcessingParameterAuthConfig, QgsProcessingParameterBoolean,
-                       QgsProcessingParameterFile, QgsProcessingParameterFileDestination,
-                       QgsProcessingParameterNumber, QgsProcessingParameterString)
+from dataclasses import replace
 
-from .common import advanced, flag, load_backend_layers, run_backend, user_errors
+from qgis.core import QgsProcessingAlgorithm, QgsProcessingException, QgsProcessingParameterAuthConfig
+
+from geofidelity_plugin.qgis_side.processing_spec import add_outputs, command_line, parameter
+from geofidelity_plugin.spec import fetch as spec
+
+from .common import load_backend_layers, run_backend, user_errors
 
 
 def token_from_authcfg(authcfg: str) -> str | None:
@@ -37,10 +39,8 @@ TOKEN_ENV = "MAPILLARY_ACCESS_TOKEN"
 
 
 class FetchMapillaryAlgorithm(QgsProcessingAlgorithm):
-    STORE, SEGMENTS, AUTH, BASE_URL = "STORE", "SEGMENTS", "AUTH", "BASE_URL"
-    BUFFER, STEP, WORKERS, RATE, OUTPUT = "BUFFER", "TILE_STEP", "MAX_WORKERS", "REQUESTS_PER_SECOND", "OUTPUT"
-    TIMEOUT, SEARCH_PAD, SOLAR_MIN, DOWNLOAD_ALL, REFRESH_BATCH = (
-        "TIMEOUT", "SEARCH_PAD", "SOLAR_MIN", "DOWNLOAD_ALL", "REFRESH_BATCH")
+    #: QGIS only: the token's authentication config (the token never becomes an option)
+    AUTH = "AUTH"
 
     def name(self):
         return "fetch_mapillary"
@@ -69,80 +69,26 @@ class FetchMapillaryAlgorithm(QgsProcessingAlgorithm):
         return FetchMapillaryAlgorithm()
 
     def initAlgorithm(self, config=None):  # noqa: N802
-        from geofidelity_plugin.core.reference_panels import options as o
-
-        self.addParameter(QgsProcessingParameterFile(self.STORE, "Benchmark store (.sqlite; created if missing)",
-                                                     fileFilter="SQLite (*.sqlite)"))
-        self.addParameter(QgsProcessingParameterFile(self.SEGMENTS, "Segments GeoPackage to load first",
-                                                     extension="gpkg", optional=True))
-        self.addParameter(QgsProcessingParameterAuthConfig(self.AUTH, "Mapillary token (authentication config)",
-                                                           optional=True))
-        self.addParameter(advanced(QgsProcessingParameterString(self.BASE_URL, "Graph API base URL",
-                                                                defaultValue=o.DEFAULT_BASE_URL)))
-        self.addParameter(QgsProcessingParameterNumber(self.BUFFER, "Road buffer (m)",
-                                                       Qgis.ProcessingNumberParameterType.Double,
-                                                       defaultValue=o.FETCH_BUFFER_M, minValue=1))
-        self.addParameter(advanced(QgsProcessingParameterNumber(self.STEP, "Box spacing along the segment (m)",
-                                                                Qgis.ProcessingNumberParameterType.Double,
-                                                                defaultValue=o.FETCH_TILE_STEP_M, minValue=10)))
-        self.addParameter(advanced(QgsProcessingParameterNumber(self.WORKERS, "Parallel downloads",
-                                                                defaultValue=o.FETCH_WORKERS, minValue=1, maxValue=32)))
-        self.addParameter(advanced(QgsProcessingParameterNumber(self.RATE, "API requests per second",
-                                                                Qgis.ProcessingNumberParameterType.Double,
-                                                                defaultValue=o.FETCH_REQUESTS_PER_SECOND,
-                                                                minValue=0.1)))
-        self.addParameter(advanced(QgsProcessingParameterNumber(
-            self.TIMEOUT, "Seconds to wait for an answer before a request is retried",
-            Qgis.ProcessingNumberParameterType.Double, defaultValue=o.FETCH_TIMEOUT_S, minValue=1)))
-        p = QgsProcessingParameterNumber(self.SEARCH_PAD, "Search padding past the buffer (m)",
-                                         Qgis.ProcessingNumberParameterType.Double, defaultValue=o.FETCH_SEARCH_PAD_M,
-                                         minValue=0)
-        p.setHelp("The search boxes reach this far past the road buffer, so that an image whose computed "
-                  "position lies in the buffer is found even when its GPS position lies this far out.")
-        self.addParameter(advanced(p))
-        self.addParameter(advanced(QgsProcessingParameterNumber(
-            self.SOLAR_MIN, "Minimum solar elevation (°): darker images are not downloaded",
-            Qgis.ProcessingNumberParameterType.Double, defaultValue=o.CurationOptions.solar_min_deg,
-            minValue=-90, maxValue=90)))
-        self.addParameter(advanced(QgsProcessingParameterBoolean(
-            self.DOWNLOAD_ALL, "Download every image found (skip curation tiers 1–3 before download)",
-            defaultValue=False)))
-        self.addParameter(advanced(QgsProcessingParameterNumber(
-            self.REFRESH_BATCH, "Image ids per thumbnail-URL renewal request", defaultValue=o.FETCH_REFRESH_BATCH,
-            minValue=1, maxValue=100)))
-        self.addParameter(QgsProcessingParameterFileDestination(self.OUTPUT, "Image points", "GeoPackage (*.gpkg)"))
-        self.addOutput(QgsProcessingOutputNumber("IMAGES", "Images found"))
-        self.addOutput(QgsProcessingOutputNumber("DOWNLOADED", "Images downloaded (not from cache)"))
+        for opt in spec.FETCH.options:
+            # the image points: optional on the command line, always written from QGIS
+            self.addParameter(parameter(replace(opt, required=True) if opt is spec.OUTPUT else opt))
+            if opt is spec.SEGMENTS:
+                self.addParameter(QgsProcessingParameterAuthConfig(
+                    self.AUTH, "Mapillary token (authentication config)", optional=True))
+        add_outputs(self, spec.FETCH)
 
     @user_errors
     def processAlgorithm(self, parameters, context, feedback):  # noqa: N802
         """Runs ``fetch-mapillary`` in the backend process (docs/backend-protocol.md); the token
         travels in the child's environment."""
-        output = self.parameterAsFileOutput(parameters, self.OUTPUT, context)
-        args = ["--store", self.parameterAsFile(parameters, self.STORE, context), "--out", output,
-                "--buffer", self.parameterAsDouble(parameters, self.BUFFER, context),
-                "--tile-step", self.parameterAsDouble(parameters, self.STEP, context),
-                "--workers", self.parameterAsInt(parameters, self.WORKERS, context),
-                "--requests-per-second", self.parameterAsDouble(parameters, self.RATE, context),
-                "--timeout", self.parameterAsDouble(parameters, self.TIMEOUT, context),
-                "--search-pad", self.parameterAsDouble(parameters, self.SEARCH_PAD, context),
-                "--solar-min", self.parameterAsDouble(parameters, self.SOLAR_MIN, context),
-                "--refresh-batch", self.parameterAsInt(parameters, self.REFRESH_BATCH, context)]
-        flag(args, "--download-all", self.parameterAsBoolean(parameters, self.DOWNLOAD_ALL, context))
-        segments = self.parameterAsFile(parameters, self.SEGMENTS, context)
-        if segments:
-            args += ["--segments", segments]
-        base_url = self.parameterAsString(parameters, self.BASE_URL, context)
-        if base_url:
-            args += ["--base-url", base_url]
+        args, plain = command_line(self, spec.FETCH, parameters, context)
         token = token_from_authcfg(self.parameterAsString(parameters, self.AUTH, context))
         # without a config the backend reads MAPILLARY_ACCESS_TOKEN from the environment it inherits
-        run = run_backend("fetch-mapillary", args, feedback, env={TOKEN_ENV: token} if token else None)
+        run = run_backend(spec.FETCH.command, args, feedback, env={TOKEN_ENV: token} if token else None)
         load_backend_layers(context, run)
-        values = run.values
-        feedback.pushInfo(f"images {values.get('IMAGES')}, not downloaded (tiers 1–3) {values.get('NOT_DOWNLOADED')}, "
-                          f"downloaded {values.get('DOWNLOADED')}, from cache "
-                          f"{values.get('FROM_CACHE')}, failed {values.get('FAILED')}; API requests "
-                          f"{values.get('API_REQUESTS')}, image requests {values.get('IMAGE_REQUESTS')}")
-        return {self.OUTPUT: run.path("OUTPUT") or output, "IMAGES": values.get("IMAGES", 0),
-                "DOWNLOADED": values.get("DOWNLOADED", 0)}
+        v = {res.key: run.values.get(res.key, 0) for res in spec.FETCH.results}
+        feedback.pushInfo(f"images {v[spec.IMAGES.key]}, not downloaded (tiers 1–3) {v[spec.NOT_DOWNLOADED.key]}, "
+                          f"downloaded {v[spec.DOWNLOADED.key]}, from cache {v[spec.FROM_CACHE.key]}, failed "
+                          f"{v[spec.FAILED.key]}; API requests {v[spec.API_REQUESTS.key]}, image requests "
+                          f"{v[spec.IMAGE_REQUESTS.key]}")
+        return {spec.OUTPUT.name: run.path(spec.OUTPUT.name) or plain[spec.OUTPUT.name], **v}

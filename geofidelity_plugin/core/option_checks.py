@@ -27,11 +27,25 @@ def rule_problem(value, rule: str) -> str | None:
     return None if test(value) else what
 
 
-def check_number(label: str, value, rule: str, example: str) -> None:
-    """Raise an :class:`InputError` naming ``label`` when ``value`` breaks ``rule``."""
-    problem = rule_problem(value, rule)
+def check_number(label: str, value, rule: str | None = None, example: str | None = None, *,
+                 minimum: float | None = None, maximum: float | None = None, integer: bool = False):
+    """``value`` when it obeys ``rule`` (a key of :data:`RULES`) and lies within ``minimum`` …
+    ``maximum`` (both inclusive), whole when ``integer``; else an :class:`InputError` naming
+    ``label`` (e.g. ``"road buffer (--buffer)"``) with the ``example``. The one check of a number
+    for every stage: the command line, QGIS and a notebook get the same words."""
+    problem = rule_problem(value, rule) if rule else None
+    if problem is None and (minimum is not None or maximum is not None or integer):
+        whole = integer or (rule in INTEGRAL)
+        bounds = ([f"at least {minimum:g}"] if minimum is not None else []) + (
+            [f"at most {maximum:g}"] if maximum is not None else [])
+        what = f"a {'whole' if whole else 'finite'} number{' ' if bounds else ''}{' and '.join(bounds)}"
+        number = None if isinstance(value, bool) or not isinstance(value, (int, float)) else float(value)
+        if (number is None or not math.isfinite(number) or (minimum is not None and number < minimum)
+                or (maximum is not None and number > maximum) or (whole and number != int(number))):
+            problem = what
     if problem:
-        raise InputError(f"the {label} must be {problem}, got {value} — e.g. {example}")
+        raise InputError(f"the {label} must be {problem}, got {value}" + (f" — e.g. {example}" if example else ""))
+    return int(value) if (integer or rule in INTEGRAL) else value
 
 
 def argparse_number(rule: str):

@@ -95,3 +95,11 @@ def command_line(algorithm, spec: CommandSpec, parameters, context) -> tuple[lis
     """The backend's arguments for this run, and the plain values they came from."""
     plain = values(algorithm, spec, parameters, context)
     return argv(spec, plain), plain
+
+
+def add_outputs(algorithm, spec: CommandSpec) -> None:
+    """Every result of ``spec`` as an output (for an algorithm that adds its parameters itself,
+    e.g. with a QGIS-only parameter among them)."""
+    for res in spec.results:
+        algorithm.addOutput(QgsProcessingOutputFile(res.key, res.label) if res.kind == "file"
+                            else QgsProcessingOutputNumber(res.key, res.label))

@@ -4,6 +4,14 @@ from __future__ import annotations
 from geofidelity_plugin.core.reference_panels.options import COVERAGE_GAP_RADIUS_M, COVERAGE_RADIUS_M
 from geofidelity_plugin.spec.options import CommandSpec, Option, Result
 
+GAPS = Result("GAPS", "Uncovered stretches")
+SEGMENTS = Result("SEGMENTS", "Segments audited")
+CITIES_CSV = Result("CITIES_CSV", "City summary (CSV)", "file")
+MANIFEST = Result("MANIFEST", "Run manifest", "file")
+#: the layers of the coverage GeoPackage, each an output event (no QGIS output of its own: the
+#: algorithm loads them); "OUTPUT" is the GeoPackage parameter
+OUTPUT, GAPS_LAYER, IMAGES_LAYER, BUFFERS_LAYER = "OUTPUT", "GAPS_LAYER", "IMAGES_LAYER", "BUFFERS_LAYER"
+
 COVERAGE = CommandSpec(
     command="coverage",
     help="2c · coverage audit and gaps per segment",
@@ -21,6 +29,5 @@ COVERAGE = CommandSpec(
                help="gaps, longest_gap_m and share_uncovered_20m: stretches with no image within this "
                     "distance, m", default=COVERAGE_GAP_RADIUS_M, minimum=1),
     ),
-    results=(Result("GAPS", "Uncovered stretches"), Result("SEGMENTS", "Segments audited"),
-             Result("CITIES_CSV", "City summary (CSV)", "file"), Result("MANIFEST", "Run manifest", "file")),
+    results=(GAPS, SEGMENTS, CITIES_CSV, MANIFEST),
 )

@@ -2,10 +2,10 @@
 segments GeoPackage and the numbers a user types (docs/method.md, "Errors and exit codes")."""
 from __future__ import annotations
 
-import math
 from pathlib import Path
 
 from ..errors import InputError
+from ..option_checks import check_number
 
 SEGMENTS_LAYER = "segments"
 REQUIRED_FIELDS = ("segment_id", "city", "centroid_lon", "centroid_lat")
@@ -15,23 +15,34 @@ _GPKG_IDS = (b"GPKG", b"GP10", b"GP11")  # application_id of a GeoPackage (SQLit
 _LINES = ("LineString", "MultiLineString", "3D LineString", "3D MultiLineString")
 
 
-def check_number(value, label: str, minimum: float = 0.0, inclusive: bool = False,
-                 maximum: float | None = None, integer: bool = False, example: str | None = None):
-    """``value`` as a finite number above ``minimum`` (or equal, ``inclusive``), at most
-    ``maximum``, whole when ``integer``; else an :class:`InputError` naming ``label``."""
-    try:
-        number = float(value)
-    except (TypeError, ValueError):
-        number = math.nan
-    ok = (math.isfinite(number) and (number >= minimum if inclusive else number > minimum)
-          and (maximum is None or number <= maximum) and (not integer or number == int(number)))
-    if not ok:
-        bound = f"{'at least' if inclusive else 'greater than'} {minimum:g}"
-        if maximum is not None:
-            bound += f" and at most {maximum:g}"
-        raise InputError(f"{label} must be a {'whole ' if integer else ''}number {bound}, not {value}"
-                         + (f" — e.g. {example}" if example else ""))
-    return int(number) if integer else number
+def check_search_numbers(buffer_m, tile_step_m, search_pad_m, solar_min_deg) -> None:
+    """The numbers of a fetch's search (``fetch-mapillary``, 'Fetch Mapillary images' in QGIS), each
+    named by its option, before the store is opened or a request is sent."""
+    check_number("road buffer (--buffer, m)", buffer_m, "positive", "--buffer 30")
+    check_number("box spacing (--tile-step, m)", tile_step_m, minimum=10, example="--tile-step 200")
+    check_number("search padding past the buffer (--search-pad, m)", search_pad_m, "non-negative",
+                 "--search-pad 50")
+    check_number("minimum solar elevation (--solar-min, degrees)", solar_min_deg, minimum=-90, maximum=90,
+                 example="--solar-min 20")
+
+
+def check_client_numbers(workers, requests_per_second, timeout_s, refresh_batch) -> None:
+    """The numbers of the Mapillary client of a fetch."""
+    check_number("parallel downloads (--workers)", workers, minimum=1, maximum=64, integer=True,
+                 example="--workers 16")
+    check_number("Graph API requests per second (--requests-per-second)", requests_per_second, "positive",
+                 "--requests-per-second 10")
+    check_number("seconds to wait for an answer (--timeout)", timeout_s, "positive", "--timeout 30")
+    check_number("image ids per URL renewal request (--refresh-batch)", refresh_batch, minimum=1, maximum=100,
+                 integer=True, example="--refresh-batch 50")
+
+
+def check_coverage_numbers(radius_m, gap_radius_m=None) -> None:
+    """The radii of the coverage audit (``coverage``, 'Coverage audit' in QGIS)."""
+    check_number("coverage radius (--radius: covered within, m)", radius_m, "positive", "--radius 30")
+    if gap_radius_m is not None:
+        check_number("gap radius (--gap-radius: a gap has no image within, m)", gap_radius_m, "positive",
+                     "--gap-radius 20")
 
 
 def _fail(path: Path, problem: str) -> InputError:

@@ -116,8 +116,9 @@ class CurationOptions:
             if unknown:
                 raise InputError(f"vistas_ratios rule {rule!r} names {unknown}; use attributes "
                                  f"of {list(ATTRIBUTES)} joined by '+'")
-        if self.cap_per_segment is not None and self.cap_per_segment < 1:
-            raise InputError(f"cap_per_segment must be ≥ 1 or None, not {self.cap_per_segment}")
+        if self.cap_per_segment is not None:  # None: no cap
+            check_number("images per segment at most (--cap; 'Images per segment at most' in QGIS)",
+                         self.cap_per_segment, minimum=1, integer=True, example="--cap 65")
         if self.cap_spread not in CAP_SPREADS:
             raise InputError(f"cap spread {self.cap_spread!r} is not one of {', '.join(CAP_SPREADS)} — use "
                              "'along' (bins along the segment, the default) or 'sequences' (the paper's rule)")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import csv
 from collections import Counter
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from shapely import wkt
@@ -19,9 +19,11 @@ from ..progress import NullProgress, Progress, SubProgress, check_cancel
 from geofidelity_plugin.core.reference_panels.mapillary.breaker import advice
 from geofidelity_plugin.core.reference_panels.coverage.segment_coverage import (SegmentCoverage, segment_coverage)
 from .inputs import LOAD_SEGMENTS, check_store_has_a_source  # noqa: F401 (public here too)
-from .inputs import check_number
+from .inputs import check_coverage_numbers, check_search_numbers
 from geofidelity_plugin.core.reference_panels.curation.metadata_tiers import SegmentGeometry, metadata_verdict
-from .options import FETCH_BUFFER_M, FETCH_SEARCH_PAD_M, FETCH_TILE_STEP_M, CurationOptions
+from .options import (COVERAGE_GAP_RADIUS_M, COVERAGE_RADIUS_M, FETCH_BUFFER_M, FETCH_REFRESH_BATCH,
+                      FETCH_REQUESTS_PER_SECOND, FETCH_SEARCH_PAD_M, FETCH_TILE_STEP_M, FETCH_TIMEOUT_S,
+                      FETCH_WORKERS, CurationOptions)
 from geofidelity_plugin.core.reference_panels.mapillary.thumbnails import image_path
 
 #: What a user does about a fetch that did not get every image.
@@ -55,10 +57,7 @@ def fetch_store(store: BenchmarkStore, client, buffer_m: float = FETCH_BUFFER_M,
     client's failure budget stopped the downloads (:mod:`.breaker`) or a segment with images to
     download got none; some failed images are only a warning."""
     progress = progress or NullProgress()
-    check_number(buffer_m, "the road buffer (m)")
-    check_number(step_m, "the box spacing along the segment (m)", minimum=10, inclusive=True)
-    check_number(search_pad_m, "the search padding past the buffer (m)", inclusive=True)
-    check_number(solar_min_deg, "the minimum solar elevation (°)", minimum=-90, inclusive=True, maximum=90)
+    check_search_numbers(buffer_m, step_m, search_pad_m, solar_min_deg)
     lines = _segment_lines(store)
     rules = CurationOptions(buffer_m=buffer_m, solar_min_deg=solar_min_deg) if prefilter else None
     store.set_meta("fetch_options", {"buffer_m": buffer_m, "tile_step_m": step_m, "search_pad_m": search_pad_m,
@@ -303,7 +302,7 @@ def check_thumbnails(store: BenchmarkStore, fetched: list[dict], progress: Progr
 def coverage_store(store: BenchmarkStore, radius_m: float = 30.0, progress: Progress | None = None
                    ) -> list[SegmentCoverage]:
     """Coverage of every segment from its curated (or, for stand-ins, stored) candidates."""
-    check_number(radius_m, "the coverage radius (m)")
+    check_coverage_numbers(radius_m)
     lines = _segment_lines(store)
     rows_by_segment: dict[str, list[dict]] = {}
     for c in store.candidates():
@@ -315,3 +314,127 @@ def coverage_store(store: BenchmarkStore, radius_m: float = 30.0, progress: Prog
         if progress is not None:
             progress.set_progress(100.0 * (i + 1) / len(lines))
     return out
+
+
+# -- one run of each step, as the command line, QGIS and a notebook make it --------------------
+# Each checks every input and output path before the store is opened or a request is sent,
+# writes its layers and its run manifest (manifests.py), and returns what the caller reports.
+# ``recorded``: the options as the command's specification records them (spec.options.recorded).
+
+@dataclass
+class FetchRun:
+    totals: dict
+    out: Path | None
+    manifest: Path | None
+    api_requests: int
+    image_requests: int
+
+
+def run_fetch(store_path, segments=None, out=None, *, buffer_m: float = FETCH_BUFFER_M,
+              tile_step_m: float = FETCH_TILE_STEP_M, workers: int = FETCH_WORKERS,
+              requests_per_second: float = FETCH_REQUESTS_PER_SECOND, timeout_s: float = FETCH_TIMEOUT_S,
+              search_pad_m: float = FETCH_SEARCH_PAD_M, prefilter: bool = True,
+              solar_min_deg: float = CurationOptions.solar_min_deg, refresh_batch: int = FETCH_REFRESH_BATCH,
+              base_url: str | None = None, progress: Progress | None = None, recorded: dict | None = None
+              ) -> FetchRun:
+    """Fetch the images along every segment of the store at ``store_path`` (created from
+    ``segments`` when given), write the image points ``out`` and its run manifest. The token comes
+    from ``MAPILLARY_ACCESS_TOKEN``."""
+    from ..evaluation.store_steps import load_segments_gpkg
+    from ..output_paths import check_output_file
+    from .curation.layers import write_images_gpkg
+    from .inputs import check_client_numbers, read_segments_checked
+    from .manifests import manifest_path, write_fetch_manifest
+    from .mapillary.client import DEFAULT_BASE_URL, MapillaryClient, token_from_env
+
+    check_search_numbers(buffer_m, tile_step_m, search_pad_m, solar_min_deg)
+    check_client_numbers(workers, requests_per_second, timeout_s, refresh_batch)
+    inputs = {"the benchmark store (--store)": store_path, "the segments GeoPackage (--segments)": segments}
+    out = check_output_file(out, "image points GeoPackage", inputs=inputs) if out else None
+    manifest = check_output_file(manifest_path(out), "fetch run manifest", inputs=inputs) if out else None
+    token = token_from_env()
+    check_store_has_a_source(store_path, segments)
+    rows = read_segments_checked(segments) if segments else None
+    options = {**(recorded or {}), "buffer_m": buffer_m, "tile_step_m": tile_step_m, "search_pad_m": search_pad_m,
+               "prefilter_tiers_1_to_3": prefilter, "solar_min_deg": solar_min_deg, "refresh_batch": refresh_batch,
+               "workers": workers, "requests_per_second": requests_per_second, "timeout_s": timeout_s}
+    client = MapillaryClient(token, base_url=base_url or DEFAULT_BASE_URL, max_workers=workers,
+                             requests_per_second=requests_per_second, timeout_s=timeout_s,
+                             refresh_batch=int(refresh_batch))
+    with client, BenchmarkStore(store_path) as store:
+        if rows:
+            load_segments_gpkg(store, rows)
+        client.cache_dir = store.root / "mapillary"
+        totals = fetch_store(store, client, buffer_m, tile_step_m, progress, search_pad_m=search_pad_m,
+                             prefilter=prefilter, solar_min_deg=solar_min_deg)
+        if out:
+            write_images_gpkg(out, store.candidates())
+            write_fetch_manifest(manifest, store, options, totals, client, out)
+    return FetchRun(totals, out, manifest, client.api_requests, client.image_requests)
+
+
+@dataclass
+class CurationRun:
+    result: object  # curate_store's result
+    out: Path | None
+    manifest: Path | None
+
+
+def run_curation(store_path, options: CurationOptions, audit_csv=None, out=None, progress: Progress | None = None,
+                 recorded: dict | None = None) -> CurationRun:
+    """Curate the store at ``store_path`` (tiers 1–8 and the cap), write the curated image points
+    ``out`` and its run manifest."""
+    from dataclasses import replace
+
+    from ..output_paths import check_output_file
+    from ..vision.devices import check_device
+    from .curation.layers import write_images_gpkg
+    from .manifests import manifest_path, write_curation_manifest
+
+    options = replace(options, device=check_device(options.device))
+    options.validate()
+    inputs = {"the benchmark store (--store)": store_path, "the audit CSV (--audit-csv)": audit_csv}
+    out = check_output_file(out, "curated image points GeoPackage", inputs=inputs) if out else None
+    manifest = check_output_file(manifest_path(out), "curation run manifest", inputs=inputs) if out else None
+    if audit_csv:
+        read_audit_csv(audit_csv)  # a bad audit CSV fails before the store is touched
+    with BenchmarkStore(store_path, create=False) as store:
+        result = curate_store(store, options, audit_csv, progress=progress)
+        if out:
+            write_images_gpkg(out, store.candidates())
+            write_curation_manifest(manifest, store, {**(recorded or {}), **options.as_dict()}, result, out,
+                                    audit_csv)
+    return CurationRun(result, out, manifest)
+
+
+@dataclass
+class CoverageRun:
+    audit: object  # coverage.audit.CoverageAudit
+    out: Path
+    cities_csv: Path
+    manifest: Path
+
+
+def run_coverage(store_path, out, radius_m: float = COVERAGE_RADIUS_M, gap_radius_m: float = COVERAGE_GAP_RADIUS_M,
+                 progress: Progress | None = None, recorded: dict | None = None) -> CoverageRun:
+    """Audit the coverage of every segment of the store at ``store_path``: the coverage
+    GeoPackage ``out``, the city summary CSV and the run manifest beside it."""
+    from ..output_paths import check_output_file
+    from .coverage.audit import audit_store
+    from .coverage.layers import cities_csv_path, write_coverage_outputs
+    from .manifests import manifest_path, write_coverage_manifest
+
+    check_coverage_numbers(radius_m, gap_radius_m)
+    inputs = {"the benchmark store (--store)": store_path}
+    out = check_output_file(out, "coverage GeoPackage", inputs=inputs)
+    check_output_file(cities_csv_path(out), "coverage city summary CSV", inputs=inputs)
+    manifest = check_output_file(manifest_path(out), "coverage run manifest", inputs=inputs)
+    progress = progress or NullProgress()
+    with BenchmarkStore(store_path, create=False) as store:
+        audit = audit_store(store, radius_m, gap_radius_m, progress)
+        _, csv_path = write_coverage_outputs(out, audit)
+        write_coverage_manifest(manifest, store, {**(recorded or {}), "radius_m": radius_m,
+                                                  "gap_radius_m": gap_radius_m}, audit, out, csv_path)
+    for note in audit.notes:
+        progress.warning(note)
+    return CoverageRun(audit, out, csv_path, manifest)
