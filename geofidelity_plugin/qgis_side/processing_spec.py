@@ -95,3 +95,13 @@ def command_line(algorithm, spec: CommandSpec, parameters, context) -> tuple[lis
     """The backend's arguments for this run, and the plain values they came from."""
     plain = values(algorithm, spec, parameters, context)
     return argv(spec, plain), plain
+
+
+def output(res):
+    """The Processing output of one result: ``file``, ``folder`` or (any other kind) a number."""
+    from qgis.core import QgsProcessingOutputFolder
+
+    if res.kind == "folder":
+        return QgsProcessingOutputFolder(res.key, res.label)
+    return QgsProcessingOutputFile(res.key, res.label) if res.kind == "file" else QgsProcessingOutputNumber(
+        res.key, res.label)
