@@ -365,6 +365,8 @@ def test_generation_covers_only_segments_with_a_curated_reference_panel(tiny_sd,
     assert "1 with every reference image rejected in curation (hel-002)" in line
     manifest = json.loads((store.root / "generations" / "tiny" / "generation_manifest.json").read_text())
     assert manifest["inputs"]["segments"]["generated_for"] == 1
+    request = manifest["options"]["request"]  # the run's GenerationRequest, as given
+    assert (request["generator"], request["conditions"], request["samples"]) == ("tiny", ["L1", "C_WRONG_STREET"], 1)
     assert manifest["inputs"]["segments"]["left_out"] == {"no reference images": ["hel-001"],
                                                           "every reference image rejected in curation": ["hel-002"]}
 

@@ -223,6 +223,7 @@ def test_cancel_stops_scheduling_and_keeps_finished_panels(cluster, tiny_sd, tmp
         assert store.counts()["generated_images"] == result.generated == result.units_made
     manifest = json.loads((tmp_path / "generations" / "tiny" / "generation_manifest.json").read_text())
     assert manifest["outputs"]["cancelled"] is True
+    assert manifest["options"]["request"]["generator"] == "tiny" and manifest["options"]["request"]["samples"] == 1
     assert manifest["cluster"]["units_done"] == result.units_made
 
 
