@@ -103,3 +103,13 @@ def add_outputs(algorithm, spec: CommandSpec) -> None:
     for res in spec.results:
         algorithm.addOutput(QgsProcessingOutputFile(res.key, res.label) if res.kind == "file"
                             else QgsProcessingOutputNumber(res.key, res.label))
+
+
+def output(res):
+    """The Processing output of one result: ``file``, ``folder`` or (any other kind) a number."""
+    from qgis.core import QgsProcessingOutputFolder
+
+    if res.kind == "folder":
+        return QgsProcessingOutputFolder(res.key, res.label)
+    return QgsProcessingOutputFile(res.key, res.label) if res.kind == "file" else QgsProcessingOutputNumber(
+        res.key, res.label)

@@ -24,15 +24,16 @@ def ray_address(args) -> str | None:
     return parse_ray_option(getattr(args, "ray", None))
 
 
-def generation_call(args, generate_store):
-    """``(function, extra keyword arguments)`` for ``generate``: the single-process
-    ``generate_store``, or its Ray twin with the cluster and the number of workers."""
+def generation_executor(args):
+    """The executor of ``generate``: ``None`` (one process, the default of ``generate_store``), or a
+    :class:`~geofidelity_plugin.core.scaleout.generation.RayExecutor` on the cluster ``--ray``
+    names, with ``--ray-workers``."""
     ray = ray_address(args)
     if not ray:
-        return generate_store, {}
-    from geofidelity_plugin.core.scaleout.generation import generate_store_on_ray
+        return None
+    from geofidelity_plugin.core.scaleout.generation import RayExecutor
 
-    return generate_store_on_ray, {"ray": ray, "workers": args.ray_workers}
+    return RayExecutor(ray, workers=args.ray_workers)
 
 
 def report_generation(result) -> None:

@@ -215,7 +215,8 @@ class GenerationRunner:
     def generate(self, prompt_rows: Iterable, samples: int = 4, base_seed: int = 0,
                  shared_noise: bool = False, out_dir: str | os.PathLike | None = None,
                  store: BenchmarkStore | None = None, progress: Progress | None = None,
-                 force: bool = False, manifest_inputs: dict | None = None) -> GenerationResult:
+                 force: bool = False, manifest_inputs: dict | None = None,
+                 request: dict | None = None) -> GenerationResult:
         """``samples`` images per prompt row (method §4: a generated panel = 4 images), one
         pipeline call per panel or per part of it (the plan's ``batch``).
 
@@ -227,7 +228,8 @@ class GenerationRunner:
         differing fields; with ``force`` those panels are replaced whole (records and files in
         this generator's own folder). On cancel, :class:`Cancelled` is raised with the partial
         result as ``.result``; finished images stay on disk and in the store.
-        ``manifest_inputs`` go into the run's manifest (e.g. which segments were left out, and why).
+        ``manifest_inputs`` go into the run's manifest (e.g. which segments were left out, and why),
+        ``request`` (a :meth:`~.request.GenerationRequest.to_dict`) into its options as ``request``.
         """
         rows = list(prompt_rows)
         if isinstance(samples, bool) or int(samples) != samples or samples < 1:
@@ -287,7 +289,7 @@ class GenerationRunner:
             raise
         finally:
             if result.generated:
-                self._record_run(root, store, self.model_info(), options, result, manifest_inputs)
+                self._record_run(root, store, self.model_info(), options, result, manifest_inputs, request)
         log.info("generation with %s: %d made, %d already there%s", self.name, result.generated,
                  result.skipped_existing, f", {replaced} panel(s) of another run (other settings or seeds) "
                  "replaced whole" if replaced else "")
@@ -354,13 +356,13 @@ class GenerationRunner:
             store.put_generated(records)
 
     def _record_run(self, root: Path, store: BenchmarkStore | None, info: dict, options: dict,
-                    result: GenerationResult, inputs: dict | None = None) -> None:
+                    result: GenerationResult, inputs: dict | None = None, request: dict | None = None) -> None:
         outputs = {"folder": root, "generated": result.generated, "skipped_existing": result.skipped_existing,
                    "requested": result.requested, "cancelled": result.cancelled}
         memory = {**self._plan.to_dict(), "measured_peak_bytes": self.measured_peak()} if self._plan else None
         write_manifest(root / "generation_manifest.json",
-                       build_manifest("generate", options, inputs=inputs, outputs=outputs, models=[info],
-                                      memory_plan=memory))
+                       build_manifest("generate", {**options, "request": request} if request else options,
+                                      inputs=inputs, outputs=outputs, models=[info], memory_plan=memory))
         if store is not None:
             store.set_meta(f"generation:{self.name}", {"model": info, "options": options, "memory_plan": memory})
 

@@ -4,7 +4,6 @@ reference panel), panels from one generator (resumable), or a folder of images m
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from pathlib import Path
 
 from geofidelity_plugin.core.vision.devices import check_device
@@ -13,76 +12,52 @@ from ..events import announce_stage
 from ..store.store import BenchmarkStore
 from ..progress import NullProgress, Progress, SubProgress
 from ..output_paths import check_output_folder
-from .batch_forward import check_mode
-from .generators import normalise_dtype, resolve_generator
-from .memory_plan import check_plan, parse_budget
-from .prompts import CONDITIONS, PromptTemplates, build_prompts
+from .prompts import PromptTemplates, build_prompts
+from .request import Executor, GenerationRequest
 
 
-def generate_store(store: BenchmarkStore, generator: str, samples: int = 4, seed: int = 0,
-                   shared_noise: bool = False, conditions=CONDITIONS, templates: dict | None = None,
-                   custom: dict | None = None, device: str | None = None, out_dir: str | Path | None = None,
-                   progress: Progress | None = None, plan: str | None = None, vram_budget=None,
-                   fp8_denoiser: bool = False, precision: str | None = None, force: bool = False,
-                   batch_forward: str | None = None):
-    """Generate ``samples`` images per (segment, condition) with a registered generator (its
-    registry name or hub id) or a custom local diffusers folder (``custom``: folder, steps,
-    guidance, dtype[, resolution]). Returns the runner's result and the skipped prompts.
+def generate_store(store: BenchmarkStore, request: GenerationRequest, progress: Progress | None = None,
+                   executor: Executor | None = None):
+    """Generate the panels ``request`` asks for (:class:`~.request.GenerationRequest`) into
+    ``store``: ``request.samples`` images per (retained segment, condition), with a registered
+    generator or a custom local diffusers folder. ``executor`` runs it — :class:`LocalExecutor`
+    (the default: this process) or :class:`~..scaleout.generation.RayExecutor`. Returns the
+    runner's result and the skipped prompts.
 
     Only what will be scored: the retained segments (:func:`scored_segments`), which are also
     the only sources of the controls' substitutes; the others are counted in one info line and
-    in the generation manifest, and a store with none is refused.
+    in the generation manifest, and a store with none is refused. Every option is checked
+    (:meth:`~.request.GenerationRequest.validate`) before the store is read and before any model
+    is loaded."""
+    if not isinstance(request, GenerationRequest):
+        raise TypeError(f"generate_store takes a GenerationRequest, not {type(request).__name__}")
+    return (executor or LocalExecutor()).run(store, request, progress)
 
-    Every option (device, generator, settings, memory plan, VRAM budget, precision, templates,
-    samples, output folder) is checked before the store is read and before any model is loaded;
-    ``custom`` without a folder carries settings given for a registered generator, which are
-    refused (see :func:`~.generators.resolve_generator`). ``device``: ``None`` (the GPU when there
-    is one) or one this PyTorch can use (:func:`~..devices.check_device`). ``plan``, ``vram_budget``
-    (``"12GB"`` or bytes), ``fp8_denoiser``: docs/memory-plans.md; ``precision``: ``None``/``auto``
-    keeps the model's dtype; ``force``: replace panels made with other settings; ``batch_forward``
-    (:data:`~.batch_forward.MODES`): how a batched call evaluates the denoiser."""
+
+class LocalExecutor:
+    """The whole run in this process, on this machine's device."""
+
+    def run(self, store: BenchmarkStore, request: GenerationRequest, progress: Progress | None = None):
+        return run_locally(store, request, progress)
+
+
+def run_locally(store: BenchmarkStore, request: GenerationRequest, progress: Progress | None = None):
+    """:class:`LocalExecutor`: the device checked here, one runner in this process."""
     progress = progress or NullProgress()
-    device = check_device(device)
-    batch_forward = check_mode(batch_forward)
-    options = check_generation_options(generator, custom, templates, samples, plan, vram_budget, precision,
-                                       "cpu" if device == "cpu" else "cuda")
-    spec, plan, budget, precision = options.spec, options.plan, options.budget, options.precision
-    prompts, scope = scored_prompts(store, options.templates, seed, conditions, out_dir, progress, 5)
+    device = check_device(request.device)
+    checked = request.validate("cpu" if device == "cpu" else "cuda")
+    spec = checked.spec
+    prompts, scope = scored_prompts(store, checked.templates, request.seed, request.conditions, request.out_dir,
+                                    progress, 5)
     from .runner import GenerationRunner
 
-    runner = GenerationRunner.from_spec(spec, device, plan=plan, vram_budget=budget, fp8_denoiser=fp8_denoiser,
-                                        precision=precision, batch_forward=batch_forward)
-    result = runner.generate(list(prompts), samples=samples, base_seed=seed, shared_noise=shared_noise,
-                             out_dir=out_dir, store=store, progress=SubProgress(progress, 5, 100), force=force,
-                             manifest_inputs={"segments": scope})
+    runner = GenerationRunner.from_spec(spec, device, **checked.runner_options())
+    result = runner.generate(list(prompts), samples=request.samples, base_seed=request.seed,
+                             shared_noise=request.shared_noise, out_dir=request.out_dir, store=store,
+                             progress=SubProgress(progress, 5, 100), force=request.force,
+                             manifest_inputs={"segments": scope}, request=request.to_dict())
     store.set_meta(f"generation_spec:{spec.name}", json.loads(json.dumps(spec.to_dict(), default=str)))
     return result, prompts.skipped
-
-
-@dataclass(frozen=True)
-class GenerationOptions:
-    spec: object  # GeneratorSpec
-    templates: PromptTemplates
-    plan: str | None
-    budget: int | None
-    precision: str | None
-
-
-def check_generation_options(generator: str, custom: dict | None, templates, samples, plan, vram_budget,
-                             precision, device_type: str) -> GenerationOptions:
-    """Every generation option checked before the store is read or a model loaded (here and on
-    Ray, :mod:`..scaleout.generation`)."""
-    plan = check_plan(plan, device_type)
-    budget = vram_budget if isinstance(vram_budget, int) or vram_budget is None else parse_budget(vram_budget)
-    precision = None if precision in (None, "", "auto") else normalise_dtype(precision)
-    custom = dict(custom or {})
-    spec = resolve_generator(generator, custom.get("folder"), custom.get("steps"), custom.get("guidance"),
-                             custom.get("dtype"), custom.get("resolution"))
-    if not isinstance(templates, PromptTemplates):
-        templates = PromptTemplates.from_mapping(templates)
-    if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
-        raise InputError(f"samples must be a whole number ≥ 1, not {samples!r}")
-    return GenerationOptions(spec, templates, plan, budget, precision)
 
 
 def scored_prompts(store: BenchmarkStore, templates: PromptTemplates, seed: int, conditions, out_dir,

@@ -2,7 +2,7 @@
 cluster (method §4), with the images, records and resume behaviour of a single-process run.
 
 The checks, the retained segments and the prompts are the single-process run's
-(:func:`~..generation.workflow.generate_store`); then one :class:`~.generation_worker.GenerationWorker`
+(:func:`~..generation.workflow.generate_store` with a :class:`RayExecutor`); then one :class:`~.generation_worker.GenerationWorker`
 per GPU (or CPU slot) loads the generator once, and the panels still to make — one unit per
 (model, segment, condition) — go to whichever worker is free. Seeds are per image, so a panel
 has the same bytes on whichever worker makes it. The driver alone writes the images, the store
@@ -19,6 +19,7 @@ from ..events import announce_stage
 from ..manifest import build_manifest, write_manifest
 from ..progress import NullProgress, Progress, SubProgress
 from ..store.store import BenchmarkStore
+from ..generation.request import GenerationRequest
 from .cluster import RayCluster, check_worker_device, import_ray, public_address
 from .generation_plan import PanelWriter, RayGenerationResult, plan_units
 from .generation_worker import GenerationWorker
@@ -28,66 +29,61 @@ from .units import ActorPool
 DEFAULT_RETRIES = 2
 
 
-def generate_store_on_ray(store: BenchmarkStore, generator: str, samples: int = 4, seed: int = 0,
-                          shared_noise: bool = False, conditions=None, templates: dict | None = None,
-                          custom: dict | None = None, device: str | None = None, out_dir: str | Path | None = None,
-                          progress: Progress | None = None, plan: str | None = None, vram_budget=None,
-                          fp8_denoiser: bool = False, precision: str | None = None, force: bool = False,
-                          ray: str | RayCluster = "local", workers: int | None = None,
-                          max_retries: int = DEFAULT_RETRIES, **runner_options):
-    """:func:`~..generation.workflow.generate_store` on Ray; same arguments, plus ``ray`` (``local``,
-    an address, or an open :class:`RayCluster`), ``workers`` (default: one per GPU of the
-    cluster, else one per CPU) and ``max_retries``. Returns ``(RayGenerationResult, skipped
-    prompts)``; panels that failed after every retry are in ``result.failed_units`` and the
-    manifest. The device is checked by the workers (the driver may have no GPU)."""
-    from ..generation import workflow
-    from ..generation.prompts import CONDITIONS
+class RayExecutor:
+    """:func:`~..generation.workflow.generate_store` on Ray: ``ray`` (``local``, an address, or an
+    open :class:`RayCluster`), ``workers`` (default: one per GPU of the cluster, else one per CPU),
+    ``max_retries`` per panel. :meth:`run` returns ``(RayGenerationResult, skipped prompts)``;
+    panels that failed after every retry are in ``result.failed_units`` and the manifest. The
+    device is checked by the workers (the driver may have no GPU)."""
 
-    if not isinstance(ray, RayCluster):
-        import_ray()  # a missing Ray is said first
-    progress = progress or NullProgress()
-    check_worker_device(device)
-    device = (device or "").strip().lower() or None
-    checked = workflow.check_generation_options(generator, custom, templates, samples, plan, vram_budget,
-                                                precision, "cpu" if device == "cpu" else "cuda")
-    spec, plan, budget, precision = checked.spec, checked.plan, checked.budget, checked.precision
-    if "batch_forward" in runner_options:
-        from ..generation.batch_forward import check_mode
+    def __init__(self, ray: str | RayCluster = "local", workers: int | None = None,
+                 max_retries: int = DEFAULT_RETRIES):
+        self.ray, self.workers, self.max_retries = ray, workers, max_retries
 
-        runner_options["batch_forward"] = check_mode(runner_options["batch_forward"])
-    if isinstance(max_retries, bool) or not isinstance(max_retries, int) or max_retries < 0:
-        raise InputError(f"retries must be a whole number ≥ 0, not {max_retries!r}")
-    prompts, scope = workflow.scored_prompts(store, checked.templates, seed, conditions or CONDITIONS, out_dir,
-                                             progress, 2)
-    options = {"plan": plan, "vram_budget": budget, "fp8_denoiser": fp8_denoiser, "precision": precision,
-               **runner_options}
-    root = (Path(out_dir) if out_dir else store.root / "generations") / spec.name
-    job = _Job(store, spec, list(prompts), samples, seed, shared_noise, device, options, root, force, workers,
-               max_retries, progress, {"segments": scope})
-    cluster = ray if isinstance(ray, RayCluster) else RayCluster(ray)
-    owned = not isinstance(ray, RayCluster)
-    try:
-        if owned:
-            announce_stage(progress, "starting Ray" if cluster.address == "local" else "connecting to Ray",
-                           public_address(cluster.address) if cluster.address != "local" else None)
-            cluster.start()
-        result = job.run(cluster)
-    finally:
-        if owned:
-            cluster.close()
-    store.set_meta(f"generation_spec:{spec.name}", json.loads(json.dumps(spec.to_dict(), default=str)))
-    return result, prompts.skipped
+    def run(self, store: BenchmarkStore, request: GenerationRequest, progress: Progress | None = None):
+        from ..generation import workflow
+
+        ray, max_retries = self.ray, self.max_retries
+        if not isinstance(ray, RayCluster):
+            import_ray()  # a missing Ray is said first
+        progress = progress or NullProgress()
+        check_worker_device(request.device)
+        device = (request.device or "").strip().lower() or None
+        checked = request.validate("cpu" if device == "cpu" else "cuda")
+        spec = checked.spec
+        if isinstance(max_retries, bool) or not isinstance(max_retries, int) or max_retries < 0:
+            raise InputError(f"retries must be a whole number ≥ 0, not {max_retries!r}")
+        prompts, scope = workflow.scored_prompts(store, checked.templates, request.seed, request.conditions,
+                                                 request.out_dir, progress, 2)
+        root = (Path(request.out_dir) if request.out_dir else store.root / "generations") / spec.name
+        job = _Job(store, spec, list(prompts), request.samples, request.seed, request.shared_noise, device,
+                   checked.runner_options(), root, request.force, self.workers, max_retries, progress,
+                   {"segments": scope}, request.to_dict())
+        cluster = ray if isinstance(ray, RayCluster) else RayCluster(ray)
+        owned = not isinstance(ray, RayCluster)
+        try:
+            if owned:
+                announce_stage(progress, "starting Ray" if cluster.address == "local" else "connecting to Ray",
+                               public_address(cluster.address) if cluster.address != "local" else None)
+                cluster.start()
+            result = job.run(cluster)
+        finally:
+            if owned:
+                cluster.close()
+        store.set_meta(f"generation_spec:{spec.name}", json.loads(json.dumps(spec.to_dict(), default=str)))
+        return result, prompts.skipped
 
 
 class _Job:
     """One generator's panels on one cluster."""
 
     def __init__(self, store, spec, rows, samples, base_seed, shared_noise, device, runner_options, root, force,
-                 workers, max_retries, progress, inputs):
+                 workers, max_retries, progress, inputs, request: dict | None = None):
         self.store, self.spec, self.rows, self.samples = store, spec, rows, samples
         self.base_seed, self.shared_noise, self.device = base_seed, shared_noise, device
         self.runner_options, self.root, self.force = runner_options, root, force
         self.workers, self.max_retries, self.progress, self.inputs = workers, max_retries, progress, inputs
+        self.request = request
 
     def run(self, cluster: RayCluster) -> RayGenerationResult:
         ray = cluster.ray
@@ -167,7 +163,8 @@ class _Job:
         section["gpus_used"] = sum(len(d["worker"].get("gpu_ids") or []) for d in described)
         section.update(report.to_dict() if report is not None else {})
         write_manifest(self.root / "generation_manifest.json",
-                       build_manifest("generate", options, inputs=self.inputs, outputs=outputs,
+                       build_manifest("generate", {**options, "request": self.request} if self.request else options,
+                                      inputs=self.inputs, outputs=outputs,
                                       models=[meta.get("model") or info], memory_plan=memory, cluster=section))
         self.store.set_meta(f"generation:{self.spec.name}",
                             {"model": meta.get("model") or info, "options": options, "memory_plan": memory})

@@ -337,7 +337,7 @@ def test_custom_generator_from_a_local_folder(tiny_sd, tmp_path):
 
 # -- only what will be scored -------------------------------------------------------------------------
 def _tiny_custom(folder) -> dict:
-    return {"folder": folder, "steps": 2, "guidance": 5.0, "dtype": "fp32", "resolution": 32}
+    return {"custom_folder": folder, "steps": 2, "guidance": 5.0, "dtype": "fp32", "resolution": 32}
 
 
 def test_generation_covers_only_segments_with_a_curated_reference_panel(tiny_sd, tmp_path):
@@ -345,6 +345,7 @@ def test_generation_covers_only_segments_with_a_curated_reference_panel(tiny_sd,
     rejected in curation, one with a kept image: only the third is generated for, its controls
     find no substitute (the other two are not places of the benchmark), and the left-out
     segments are counted in one info line and in the manifest."""
+    from geofidelity_plugin.core.generation.request import GenerationRequest
     from geofidelity_plugin.core.generation.workflow import generate_store
 
     store = BenchmarkStore(tmp_path / "benchmark.sqlite")
@@ -353,8 +354,8 @@ def test_generation_covers_only_segments_with_a_curated_reference_panel(tiny_sd,
                                + _references(["hel-003"], audit="accept") + [
                                    {**_references(["hel-003"], audit="reject")[0], "reference_id": "hel-003:9"}])
     progress = RecordingProgress()
-    result, skipped = generate_store(store, "tiny", samples=1, conditions=("L1", "C_WRONG_STREET"),
-                                     custom=_tiny_custom(tiny_sd), device="cpu", progress=progress)
+    result, skipped = generate_store(store, GenerationRequest("tiny", samples=1, conditions=("L1", "C_WRONG_STREET"),
+                                                              device="cpu", **_tiny_custom(tiny_sd)), progress)
     assert set(store.generated_panels()) == {("tiny", "L1", "hel-003")}
     assert result.generated == 1
     assert [(s.segment_id, s.condition, s.reason) for s in skipped] == [
@@ -365,11 +366,14 @@ def test_generation_covers_only_segments_with_a_curated_reference_panel(tiny_sd,
     assert "1 with every reference image rejected in curation (hel-002)" in line
     manifest = json.loads((store.root / "generations" / "tiny" / "generation_manifest.json").read_text())
     assert manifest["inputs"]["segments"]["generated_for"] == 1
+    request = manifest["options"]["request"]  # the run's GenerationRequest, as given
+    assert (request["generator"], request["conditions"], request["samples"]) == ("tiny", ["L1", "C_WRONG_STREET"], 1)
     assert manifest["inputs"]["segments"]["left_out"] == {"no reference images": ["hel-001"],
                                                           "every reference image rejected in curation": ["hel-002"]}
 
 
 def test_control_substitutes_come_only_from_retained_segments_of_the_same_city(tiny_sd, tmp_path):
+    from geofidelity_plugin.core.generation.request import GenerationRequest
     from geofidelity_plugin.core.generation.workflow import generate_store, scored_segments
 
     store = _store(tmp_path)  # 5 Helsinki segments, 2 Tampere ones
@@ -381,7 +385,8 @@ def test_control_substitutes_come_only_from_retained_segments_of_the_same_city(t
     unfiltered = [r for r in build_prompts(SEGMENTS, seed=0, conditions=controls) if r.segment_id in retained]
     assert any(sub["source_segment_id"] not in retained  # the check below can fail: without the rule it would
                for r in unfiltered for sub in r.prompt_meta["substitutes"].values())
-    generate_store(store, "tiny", samples=1, seed=0, conditions=controls, custom=_tiny_custom(tiny_sd), device="cpu")
+    generate_store(store, GenerationRequest("tiny", samples=1, seed=0, conditions=controls, device="cpu",
+                                            **_tiny_custom(tiny_sd)))
     panels = store.generated_panels()
     assert set(panels) == {("tiny", c, s) for c in controls for s in ("hel-001", "hel-002")}  # tre-001 is alone
     city = {s["segment_id"]: s["city"] for s in SEGMENTS}
@@ -395,6 +400,7 @@ def test_stores_without_curated_panels_are_refused_and_uncurated_panels_count(tm
     """No reference images at all: refused before any model loads, naming the fix. Reference
     images without a curation decision (an imported release's, curated before publication)
     count: every segment with at least one is retained."""
+    from geofidelity_plugin.core.generation.request import GenerationRequest
     from geofidelity_plugin.core.generation.workflow import generate_store, scored_segments
 
     store = BenchmarkStore(tmp_path / "benchmark.sqlite")
@@ -404,7 +410,7 @@ def test_stores_without_curated_panels_are_refused_and_uncurated_panels_count(tm
     with pytest.raises(InputError, match=r"no segment of benchmark.sqlite has a curated reference panel "
                                          r"\(7 with no reference images \(hel-001, .* and 2 more\)\).* — run curate "
                                          r"first .*or import a release"):
-        generate_store(store, "tiny", custom={"folder": tmp_path / "unloadable"}, device="cpu")
+        generate_store(store, GenerationRequest("tiny", custom_folder=tmp_path / "unloadable", device="cpu"))
     store.put_reference_images(_references(["hel-001", "tre-002"]))  # audit None: no curation decision
     retained, left_out = scored_segments(store)
     assert [s["segment_id"] for s in retained] == ["hel-001", "tre-002"]

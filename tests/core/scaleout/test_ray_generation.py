@@ -24,7 +24,9 @@ pytest.importorskip("ray", reason="Ray is not installed (requirements.lock insta
 from geofidelity_plugin.core.errors import Cancelled  # noqa: E402
 from geofidelity_plugin.core.progress import RecordingProgress  # noqa: E402
 from geofidelity_plugin.core.scaleout.cluster import RayCluster  # noqa: E402
-from geofidelity_plugin.core.scaleout.generation import generate_store_on_ray  # noqa: E402
+from geofidelity_plugin.core.generation.request import GenerationRequest  # noqa: E402
+from geofidelity_plugin.core.generation.workflow import generate_store  # noqa: E402
+from geofidelity_plugin.core.scaleout.generation import RayExecutor  # noqa: E402
 from geofidelity_plugin.core.store.store import BenchmarkStore  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[3]
@@ -53,7 +55,7 @@ def tiny_sd(tmp_path_factory) -> Path:
 
 
 def _custom(folder) -> dict:
-    return {"folder": folder, "steps": 2, "guidance": 5.0, "dtype": "fp32", "resolution": 32}
+    return {"custom_folder": folder, "steps": 2, "guidance": 5.0, "dtype": "fp32", "resolution": 32}
 
 
 def _store(folder: Path) -> BenchmarkStore:
@@ -87,14 +89,12 @@ def reference(tiny_sd, tmp_path_factory) -> dict:
     """The single-process run (torch on one thread, as each Ray worker)."""
     import torch
 
-    from geofidelity_plugin.core.generation.workflow import generate_store
-
     threads = torch.get_num_threads()
     torch.set_num_threads(1)
     try:
         with _store(tmp_path_factory.mktemp("single")) as store:
-            result, _ = generate_store(store, "tiny", samples=SAMPLES, conditions=CONDITIONS, custom=_custom(tiny_sd),
-                                       device="cpu")
+            result, _ = generate_store(store, GenerationRequest("tiny", samples=SAMPLES, conditions=CONDITIONS,
+                                                                device="cpu", **_custom(tiny_sd)))
             path = store.path
     finally:
         torch.set_num_threads(threads)
@@ -130,8 +130,9 @@ class KillABusyWorker(RecordingProgress):
 def test_ray_generation_is_byte_identical_and_a_killed_worker_is_retried(cluster, tiny_sd, reference, tmp_path):
     progress = KillABusyWorker()
     with _store(tmp_path) as store:
-        result, skipped = generate_store_on_ray(store, "tiny", samples=SAMPLES, conditions=CONDITIONS,
-                                                custom=_custom(tiny_sd), device="cpu", ray=cluster, progress=progress)
+        result, skipped = generate_store(store, GenerationRequest("tiny", samples=SAMPLES, conditions=CONDITIONS,
+                                                                  device="cpu", **_custom(tiny_sd)),
+                                         progress, executor=RayExecutor(cluster))
         path = store.path
     assert progress.killed is not None, "no worker was busy to kill"
     assert not skipped and not result.failed_units
@@ -185,8 +186,9 @@ def test_a_killed_driver_resumes_without_remaking_finished_panels(cluster, tiny_
     assert 2 <= kept < PANELS
 
     with BenchmarkStore(store_path, create=False) as store:
-        result, _ = generate_store_on_ray(store, "tiny", samples=SAMPLES, conditions=CONDITIONS,
-                                          custom=_custom(tiny_sd), device="cpu", ray=cluster)
+        result, _ = generate_store(store, GenerationRequest("tiny", samples=SAMPLES, conditions=CONDITIONS,
+                                                            device="cpu", **_custom(tiny_sd)),
+                                   executor=RayExecutor(cluster))
     assert (result.units_kept, result.units_made) == (kept, PANELS - kept)  # finished panels are not made again
     assert (result.skipped_existing, result.generated) == (kept * SAMPLES, (PANELS - kept) * SAMPLES)
     assert content(store_path) == reference
@@ -214,13 +216,14 @@ def test_cancel_stops_scheduling_and_keeps_finished_panels(cluster, tiny_sd, tmp
     progress = CancelAfterFirstPanel()
     with _store(tmp_path) as store:
         with pytest.raises(Cancelled, match="finished ones are kept") as err:
-            generate_store_on_ray(store, "tiny", samples=1, conditions=CONDITIONS, custom=_custom(tiny_sd),
-                                  device="cpu", ray=cluster, progress=progress)
+            generate_store(store, GenerationRequest("tiny", samples=1, conditions=CONDITIONS, device="cpu",
+                                                    **_custom(tiny_sd)), progress, executor=RayExecutor(cluster))
         result = err.value.result
         assert result.cancelled and 1 <= result.units_made < PANELS
         assert store.counts()["generated_images"] == result.generated == result.units_made
     manifest = json.loads((tmp_path / "generations" / "tiny" / "generation_manifest.json").read_text())
     assert manifest["outputs"]["cancelled"] is True
+    assert manifest["options"]["request"]["generator"] == "tiny" and manifest["options"]["request"]["samples"] == 1
     assert manifest["cluster"]["units_done"] == result.units_made
 
 
@@ -231,6 +234,7 @@ def test_a_model_a_worker_cannot_load_stops_the_run_with_its_message(cluster, tm
     (tmp_path / "not-a-pipeline" / "model_index.json").write_text('{"_class_name": "StableDiffusionPipeline"}')
     with _store(tmp_path) as store:
         with pytest.raises(InputError, match="sizes of generator .tiny. are unknown: its weights are not on"):
-            generate_store_on_ray(store, "tiny", samples=1, conditions=("L1",), device="cpu", ray=cluster,
-                                  custom=_custom(tmp_path / "not-a-pipeline"))
+            generate_store(store, GenerationRequest("tiny", samples=1, conditions=("L1",), device="cpu",
+                                                    **_custom(tmp_path / "not-a-pipeline")),
+                           executor=RayExecutor(cluster))
         assert store.counts()["generated_images"] == 0
