@@ -20,7 +20,7 @@ export TRANSFORMERS_OFFLINE := 1
 export XDG_RUNTIME_DIR := /tmp/runtime-$(shell id -u)
 export QGIS_PROCESS := qgis_process.bin
 
-.PHONY: help setup system venv data models plugin zip test demo bench gpu-check lock styles model clean screenshots
+.PHONY: help setup system venv data models plugin zip test demo bench gpu-check lock styles model clean screenshots qgis-3.44-check
 
 help:
 	@echo "make demo   — set up, then run the pipeline on bundled data (offline)"
@@ -102,6 +102,12 @@ styles: venv
 
 model: venv
 	$(PY) scripts/make_model.py
+
+# QGIS 3.44 once (issue 24): the QGIS-facing tests (pytest -m qgis) on QGIS 3.44 from trixie-backports,
+# Python 3.13 and numpy 2, in a Debian 13 chroot (GEOFIDELITY_TRIXIE_ROOT, default /var/tmp/geofidelity-trixie).
+# Needs root or sudo; not part of .ci/run. PYTEST_ARGS go to pytest.
+qgis-3.44-check:
+	bash scripts/qgis344_check.sh $(PYTEST_ARGS)
 
 clean:
 	rm -rf $(BUILD) dist demo_output bench_output .pytest_cache
