@@ -57,7 +57,8 @@ in_root() {  # a clean environment: none of the host's pip/venv/QGIS variables r
 # 3. packages: QGIS from trixie-backports; the rest as scripts/setup_system.sh installs them, from trixie
 echo "deb $mirror trixie-backports main" > "$ROOT/etc/apt/sources.list.d/trixie-backports.list"
 eval "$(sed -n '/^PKGS=(/,/)/p' "$REPO/scripts/setup_system.sh")"   # the same list as on Debian 12
-PKGS+=(python3-torch make ca-certificates git)   # torch CPU build from Debian (no CPU wheel for 3.13 here)
+PKGS+=(python3-torch libopenblas0-pthread make ca-certificates git)  # torch (CPU) from Debian: no CPU wheel
+# for 3.13 is reachable here; OpenBLAS as on the host (minbase alone gives reference BLAS: many times slower)
 QGIS_PKGS=(qgis python3-qgis qgis-providers)
 missing=()
 for p in "${PKGS[@]}" "${QGIS_PKGS[@]}"; do
