@@ -95,3 +95,34 @@ def command_line(algorithm, spec: CommandSpec, parameters, context) -> tuple[lis
     """The backend's arguments for this run, and the plain values they came from."""
     plain = values(algorithm, spec, parameters, context)
     return argv(spec, plain), plain
+
+
+def output(res):
+    """The Processing output of one result: besides ``number`` and ``file`` (as
+    :func:`add_parameters` builds them), ``html`` (a report page), ``layer`` (a vector layer),
+    ``folder`` and ``text``."""
+    from qgis.core import QgsProcessingOutputFolder, QgsProcessingOutputHtml, QgsProcessingOutputString, \
+        QgsProcessingOutputVectorLayer
+
+    kinds = {"file": QgsProcessingOutputFile, "html": QgsProcessingOutputHtml, "folder": QgsProcessingOutputFolder,
+             "layer": QgsProcessingOutputVectorLayer, "text": QgsProcessingOutputString}
+    return kinds.get(res.kind, QgsProcessingOutputNumber)(res.key, res.label)
+
+
+def add_specification(algorithm, spec: CommandSpec, *, before=(), after=(), choice_labels=None) -> None:
+    """Like :func:`add_parameters`, with every kind of output (:func:`output`): the parameters of
+    ``before`` (QGIS-only inputs such as layers the algorithm writes to files), the spec's options,
+    the parameters of ``after`` (inputs kept outside the spec, e.g. a shared Ray option), then the
+    results as outputs. ``choice_labels``: option name → the labels QGIS
+    shows for its choices (the command line keeps the short values; the index is what is read)."""
+    for param in before:
+        algorithm.addParameter(param)
+    for opt in spec.options:
+        param = parameter(opt)
+        if choice_labels and opt.name in choice_labels:
+            param.setOptions(list(choice_labels[opt.name]))
+        algorithm.addParameter(param)
+    for param in after:
+        algorithm.addParameter(param)
+    for res in spec.results:
+        algorithm.addOutput(output(res))

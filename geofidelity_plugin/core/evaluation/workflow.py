@@ -17,7 +17,7 @@ from geofidelity_plugin.core.evaluation.preflight import check_store_ready
 from geofidelity_plugin.core.store.sqlite_locks import DEFAULT_LOCK_TIMEOUT_S
 from geofidelity_plugin.core.store.store import BenchmarkStore
 
-from geofidelity_plugin.core.evaluation.options import DEFAULT_FEATURE_MODEL  # noqa: E402,F401
+from geofidelity_plugin.core.evaluation.options import DEFAULT_BATCH_SIZE, DEFAULT_FEATURE_MODEL  # noqa: E402,F401
 
 
 @dataclass
@@ -48,7 +48,8 @@ def pick_layer_panel(rows: list[dict], model: str | None, condition: str | None)
 def run_evaluation(store_path: str | Path, out_dir: str | Path, feature_model: str = DEFAULT_FEATURE_MODEL,
                    options: EvaluationOptions | None = None, semantic_model: str | None = "auto",
                    layer_model: str | None = None, layer_condition: str | None = None,
-                   batch_size: int = 16, device: str | None = None, cache_path: str | Path | None = None,
+                   batch_size: int = DEFAULT_BATCH_SIZE, device: str | None = None,
+                   cache_path: str | Path | None = None,
                    stand_in_note: str | None = None, fast_jpeg_decode: bool = True,
                    progress: Progress | None = None,
                    lock_timeout_s: float = DEFAULT_LOCK_TIMEOUT_S, clip_model: str | None = "auto",
@@ -72,7 +73,7 @@ def run_evaluation(store_path: str | Path, out_dir: str | Path, feature_model: s
 
     options = options or EvaluationOptions()
     options.validate()
-    check_number("batch size (--batch-size; in QGIS \"Batch size\")", batch_size, "count", "16")
+    check_number("batch size (--batch-size; in QGIS \"Batch size\")", batch_size, "count", str(DEFAULT_BATCH_SIZE))
     check_number("lock timeout (--lock-timeout)", lock_timeout_s, "non-negative", "60")
     progress = progress or NullProgress()
     ray_run = None
