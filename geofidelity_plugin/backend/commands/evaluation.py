@@ -8,7 +8,7 @@ from geofidelity_plugin.core.option_checks import argparse_number
 from geofidelity_plugin.backend.commands.progress import progress_for
 from geofidelity_plugin.backend.commands.ray_options import add_ray_arguments, ray_address
 from geofidelity_plugin.spec import evaluation as spec
-from geofidelity_plugin.spec.options import add_arguments
+from geofidelity_plugin.spec.options import add_arguments, recorded
 
 
 def register(sub) -> None:
@@ -40,7 +40,8 @@ def cmd_evaluate(args) -> int:
                              layer_condition=args.condition, batch_size=args.batch_size, device=args.device,
                              fast_jpeg_decode=not args.exact_decode, progress=progress,
                              lock_timeout_s=args.lock_timeout, clip_model=args.clip_model,
-                             ray=ray_address(args), ray_workers=args.ray_workers)
+                             ray=ray_address(args), ray_workers=args.ray_workers,
+                             recorded_options=recorded(args, spec.EVALUATE))
     finally:
         progress.close()
     r = run.result

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from geofidelity_plugin.backend.commands.progress import progress_for
 from geofidelity_plugin.spec import selection as spec
-from geofidelity_plugin.spec.options import add_arguments
+from geofidelity_plugin.spec.options import add_arguments, recorded
 
 
 def register(sub) -> None:
@@ -89,7 +89,7 @@ def cmd_select_segments(args) -> int:
     try:
         cities = _read_cities(args.cities, progress)
         result = select_segments(cities, _road_source(args), options, output_gpkg=args.out, progress=progress,
-                                 inputs=inputs)
+                                 inputs=inputs, recorded_options=recorded(args, spec.SELECT_SEGMENTS))
     finally:
         progress.close()
     print(f"{len(result.segments)} segments → {result.gpkg_path}")

@@ -53,13 +53,16 @@ def run_evaluation(store_path: str | Path, out_dir: str | Path, feature_model: s
                    stand_in_note: str | None = None, fast_jpeg_decode: bool = True,
                    progress: Progress | None = None,
                    lock_timeout_s: float = DEFAULT_LOCK_TIMEOUT_S, clip_model: str | None = "auto",
-                   ray: str | None = None, ray_workers: int | None = None) -> EvaluationRun:
+                   ray: str | None = None, ray_workers: int | None = None,
+                   recorded_options: dict | None = None) -> EvaluationRun:
     """``fast_jpeg_decode``: decode large JPEGs at a reduced DCT scale that still covers the
     processor's resize target (embedding cosine vs a full decode ≥ 0.9997); off = exact.
     ``lock_timeout_s``: how long to wait for a store or feature cache that another run is using.
     ``semantic_model`` / ``clip_model``: ``"auto"`` (the default) uses the Mapillary-Vistas
     Mask2Former (GADS) and CLIP ViT-B/32 (the CLIP check) when the model manager has them, and
     says in a note when it has not; ``None`` or ``"none"`` skips them; else a hub id or a folder.
+    ``recorded_options``: the command's options as its specification records them, added to the
+    manifest's options (those of ``options`` keep their keys).
     ``ray``: ``local`` or a cluster address — the embeddings run on Ray (:mod:`..scaleout.embeddings`,
     ``ray_workers`` workers), everything else here; one manifest gains a ``cluster`` section.
 
@@ -128,6 +131,7 @@ def run_evaluation(store_path: str | Path, out_dir: str | Path, feature_model: s
 
                 result = evaluate_release(store, extractor, options, ratio_model=ratio_model, progress=progress)
                 manifest = evaluation_manifest(result, options, store, models, notes)
+                manifest["options"] = {**(recorded_options or {}), **manifest["options"]}
                 if ray_run is not None:
                     ray_run.finish_manifest(manifest)
                 paths = write_release_outputs(out_dir, result, manifest, stand_in_note)
@@ -137,6 +141,7 @@ def run_evaluation(store_path: str | Path, out_dir: str | Path, feature_model: s
             result.notes[:0] = [n for n in (semantic_note, clip_note) if n]  # in tables.md too
             model, condition = pick_layer_panel(result.rows, layer_model, layer_condition)
             manifest = evaluation_manifest(result, options, store, models, notes)
+            manifest["options"] = {**(recorded_options or {}), **manifest["options"]}
             if ray_run is not None:
                 ray_run.finish_manifest(manifest)
             paths = write_outputs(out_dir, result, store.segments(), manifest, model, condition, stand_in_note)
