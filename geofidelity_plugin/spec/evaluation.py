@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from geofidelity_plugin.core.evaluation.options import (AUTO_MODEL, DEFAULT_BATCH_SIZE, DEFAULT_FEATURE_MODEL,
                                                         PRECISIONS, PROTOCOLS, RETRIEVAL_MODES, EvaluationOptions)
-from geofidelity_plugin.spec.options import CommandSpec, Option, Result
+from geofidelity_plugin.spec.options import UNCHECKED_MINIMUM, CommandSpec, Option, Result
 
 _D = EvaluationOptions()
 
@@ -76,7 +76,8 @@ EVALUATE = CommandSpec(
                     "panel exists", default=_D.anchors_only, advanced=True),
         Option("BOOTSTRAP", "--bootstrap", "integer", "Bootstrap resamples", help="bootstrap resamples",
                default=_D.n_bootstrap, rule="count", advanced=True),
-        Option("SEED", "--seed", "integer", "Random seed", help="random seed, ≥ 0", default=_D.seed, rule="seed"),
+        Option("SEED", "--seed", "integer", "Random seed", help="random seed, ≥ 0", default=_D.seed, rule="seed",
+               minimum=UNCHECKED_MINIMUM),
         Option("BATCH_SIZE", "--batch-size", "integer", "Batch size",
                help="images per forward pass of the embedding models", default=DEFAULT_BATCH_SIZE, rule="count",
                advanced=True),

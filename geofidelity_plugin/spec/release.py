@@ -2,7 +2,7 @@
 ``geofidelity:import_release``."""
 from __future__ import annotations
 
-from geofidelity_plugin.spec.options import CommandSpec, Option, Result
+from geofidelity_plugin.spec.options import UNCHECKED_MINIMUM, CommandSpec, Option, Result
 
 #: the store written, and what the import counted (``import_release``'s counts, upper-cased)
 STORE = Result("STORE", "Benchmark store", "file")
@@ -21,7 +21,8 @@ IMPORT_RELEASE = CommandSpec(
         Option("RELEASE_ROOT", "--release", "folder", "Release root folder",
                help="release root (holds data/processed/v3/benchmark_v3.json)", required=True, record=False),
         Option("SEED", "--seed", "integer", "Random seed (for filled negatives)",
-               help="random seed of the filled negatives, ≥ 0", default=0, rule="seed"),
+               help="random seed of the filled negatives, ≥ 0", default=0, rule="seed",
+               minimum=UNCHECKED_MINIMUM),
         Option("STORE", "--store", "file_out", "Benchmark store", required=True, file_filter="SQLite (*.sqlite)",
                record=False),
     ),
