@@ -105,8 +105,9 @@ class SelectSegmentsAlgorithm(QgsProcessingAlgorithm):
         cities.setHelp("One row per city. Alternatively give a point layer below.")
         add_specification(self, spec.SELECT_SEGMENTS, before=(
             cities,
-            QgsProcessingParameterFeatureSource(self.CITY_LAYER, "…or city points (fields name, country, country_code)",
-                                                [Qgis.ProcessingSourceType.VectorPoint], optional=True),
+            QgsProcessingParameterFeatureSource(
+                self.CITY_LAYER, "…or city points (fields name, country, country_code)",
+                [Qgis.ProcessingSourceType.VectorPoint], optional=True),
             QgsProcessingParameterEnum(self.SOURCE, "Road source", SOURCES, defaultValue=0),
             QgsProcessingParameterFile(self.OSM_FILE, "OSM file", optional=True),
             QgsProcessingParameterString(self.OVERPASS_URL, "Overpass endpoint", defaultValue=DEFAULT_OVERPASS_ENDPOINT,

@@ -48,8 +48,8 @@ EVALUATE = CommandSpec(
         Option("SEMANTIC_MODEL", "--semantic-model", "text",
                "Mask2Former (Vistas) model for GADS (auto: the downloaded mask2former-vistas if any; 'none' to skip)",
                help="Mask2Former (Mapillary Vistas) for GADS: auto (the model manager's mask2former-vistas when "
-                    "downloaded — GeoFidelity › 0 · Models — else GADS is skipped with a note), none, a hub id or "
-                    "a folder", default=AUTO_MODEL),
+                    "downloaded — GeoFidelity › 0 · Models — else GADS is skipped with a note), none, a hub id "
+                    "or a folder", default=AUTO_MODEL),
         Option("CLIP_MODEL", "--clip-model", "text",
                "CLIP model for the CLIP check (auto: the downloaded CLIP ViT-B/32 if any; 'none' to skip)",
                help="CLIP image–prompt score per generated image (docs/method.md §7 CLIP check): auto "

@@ -51,7 +51,8 @@ def resolve_clip_model(choice: Optional[str]) -> tuple[Optional[str], Optional[s
 class ClipScorer:
     """CLIP model + processor: (image, prompt) pairs → cosine scores (method §7)."""
 
-    def __init__(self, model: str = DEFAULT_CLIP_MODEL, device: Optional[str] = None, batch_size: int = DEFAULT_BATCH_SIZE,
+    def __init__(self, model: str = DEFAULT_CLIP_MODEL, device: Optional[str] = None,
+                 batch_size: int = DEFAULT_BATCH_SIZE,
                  cache=None, precision: str = DEFAULT_PRECISION):
         self.model_id = str(model)
         self.batch_size = max(1, int(batch_size))

@@ -62,7 +62,8 @@ class FeatureExtractor:
     """Loads a DINOv2 checkpoint once and embeds images with it (method §5)."""
 
     def __init__(self, model: str | os.PathLike = DEFAULT_MODEL, device: str | None = None,
-                 batch_size: int = DEFAULT_BATCH_SIZE, cache: FeatureCache | None = None, precision: str = DEFAULT_PRECISION,
+                 batch_size: int = DEFAULT_BATCH_SIZE, cache: FeatureCache | None = None,
+                 precision: str = DEFAULT_PRECISION,
                  l2_normalise: bool = False, max_pixels: int | None = DEFAULT_MAX_PIXELS,
                  prefetch: bool | None = None, decode_workers: int | None = None,
                  fast_jpeg_decode: bool = True):
