@@ -2,16 +2,15 @@
 ``import-release`` in the backend process, docs/backend-protocol.md)."""
 from __future__ import annotations
 
-from qgis.core import (Qgis, QgsProcessingAlgorithm, QgsProcessingOutputNumber,
-                       QgsProcessingParameterFile, QgsProcessingParameterFileDestination,
-                       QgsProcessingParameterNumber)
+from qgis.core import QgsProcessingAlgorithm
+
+from geofidelity_plugin.qgis_side.processing_spec import add_parameters, command_line
+from geofidelity_plugin.spec import release as spec
 
 from .common import run_backend, user_errors
 
 
 class ImportReleaseAlgorithm(QgsProcessingAlgorithm):
-    ROOT, STORE, SEED = "RELEASE_ROOT", "STORE", "SEED"
-
     def name(self):
         return "import_release"
 
@@ -34,21 +33,15 @@ class ImportReleaseAlgorithm(QgsProcessingAlgorithm):
         return ImportReleaseAlgorithm()
 
     def initAlgorithm(self, config=None):  # noqa: N802
-        self.addParameter(QgsProcessingParameterFile(self.ROOT, "Release root folder",
-                                                     behavior=Qgis.ProcessingFileParameterBehavior.Folder))
-        self.addParameter(QgsProcessingParameterNumber(self.SEED, "Random seed (for filled negatives)", defaultValue=0))
-        self.addParameter(QgsProcessingParameterFileDestination(self.STORE, "Benchmark store", "SQLite (*.sqlite)"))
-        self.addOutput(QgsProcessingOutputNumber("SEGMENTS", "Segments"))
-        self.addOutput(QgsProcessingOutputNumber("MISSING_FILES", "Image files missing on disk"))
+        add_parameters(self, spec.IMPORT_RELEASE)
 
     @user_errors
     def processAlgorithm(self, parameters, context, feedback):  # noqa: N802
-        store = self.parameterAsFileOutput(parameters, self.STORE, context)
-        run = run_backend("import-release", ["--release", self.parameterAsFile(parameters, self.ROOT, context),
-                                             "--store", store,
-                                             "--seed", self.parameterAsInt(parameters, self.SEED, context)], feedback)
+        """Runs ``import-release`` in the backend process (docs/backend-protocol.md)."""
+        args, plain = command_line(self, spec.IMPORT_RELEASE, parameters, context)
+        run = run_backend(spec.IMPORT_RELEASE.command, args, feedback)
         values = run.values
         for key, value in values.items():
             feedback.pushInfo(f"{key.lower()}: {value}")
-        return {self.STORE: run.path("STORE") or store, "SEGMENTS": values.get("SEGMENTS", 0),
-                "MISSING_FILES": values.get("MISSING_FILES", 0)}
+        return {spec.STORE.key: run.path(spec.STORE.key) or plain["STORE"],
+                **{res.key: values.get(res.key, 0) for res in spec.IMPORT_RELEASE.results}}

@@ -2,14 +2,16 @@
 ``report`` in the backend process (docs/backend-protocol.md)."""
 from __future__ import annotations
 
-from qgis.core import (Qgis, QgsProcessingAlgorithm, QgsProcessingOutputHtml, QgsProcessingParameterFile,
-                       QgsProcessingParameterFileDestination, QgsProcessingParameterString)
+from qgis.core import QgsProcessingAlgorithm
 
-from .common import option, run_backend, user_errors
+from geofidelity_plugin.qgis_side.processing_spec import add_specification, command_line
+from geofidelity_plugin.spec import report as spec
+
+from .common import run_backend, user_errors
 
 
 class ReportAlgorithm(QgsProcessingAlgorithm):
-    EVALUATION, TITLE, COVERAGE, OUTPUT = "EVALUATION_FOLDER", "TITLE", "COVERAGE", "OUTPUT"
+    OUTPUT = "OUTPUT"
 
     def name(self):
         return "report"
@@ -35,22 +37,13 @@ class ReportAlgorithm(QgsProcessingAlgorithm):
         return ReportAlgorithm()
 
     def initAlgorithm(self, config=None):  # noqa: N802
-        self.addParameter(QgsProcessingParameterFile(self.EVALUATION, "Evaluation folder (output of Evaluate)",
-                                                     behavior=Qgis.ProcessingFileParameterBehavior.Folder))
-        self.addParameter(QgsProcessingParameterString(self.TITLE, "Title", optional=True))
-        self.addParameter(QgsProcessingParameterFile(
-            self.COVERAGE, "Coverage audit GeoPackage (default: the newest audit of the evaluation's store)",
-            fileFilter="GeoPackage (*.gpkg)", optional=True))
-        self.addParameter(QgsProcessingParameterFileDestination(self.OUTPUT, "Report", "HTML (*.html)", optional=True))
-        self.addOutput(QgsProcessingOutputHtml("REPORT_HTML", "Report"))
+        add_specification(self, spec.REPORT)
 
     @user_errors
     def processAlgorithm(self, parameters, context, feedback):  # noqa: N802
-        args = ["--evaluation", self.parameterAsFile(parameters, self.EVALUATION, context)]
-        option(args, "--out", self.parameterAsFileOutput(parameters, self.OUTPUT, context))
-        option(args, "--title", self.parameterAsString(parameters, self.TITLE, context))
-        option(args, "--coverage", self.parameterAsFile(parameters, self.COVERAGE, context))
-        run = run_backend("report", args, feedback)
-        path = run.path("REPORT_HTML")
+        """Runs ``report`` in the backend process (docs/backend-protocol.md)."""
+        args, _ = command_line(self, spec.REPORT, parameters, context)
+        run = run_backend(spec.REPORT.command, args, feedback)
+        path = run.path(spec.REPORT_HTML.key)
         feedback.pushInfo(f"report: {path}")
-        return {self.OUTPUT: path, "REPORT_HTML": path}
+        return {self.OUTPUT: path, spec.REPORT_HTML.key: path}

@@ -8,14 +8,15 @@ import uuid
 from pathlib import Path
 
 from qgis.core import (Qgis, QgsApplication, QgsProcessingAlgorithm, QgsProcessingContext,
-                       QgsProcessingException,
-                       QgsProcessingParameterBoolean, QgsProcessingParameterEnum,
+                       QgsProcessingException, QgsProcessingParameterEnum,
                        QgsProcessingParameterFeatureSource, QgsProcessingParameterFile,
-                       QgsProcessingParameterFileDestination, QgsProcessingParameterNumber,
-                       QgsProcessingParameterString, QgsProcessingOutputFile, QgsProcessingOutputNumber,
-                       QgsProcessingUtils)
+                       QgsProcessingParameterString, QgsProcessingUtils)
 
-from .common import StylePostProcessor, advanced, flag, load_backend_layers, run_backend, user_errors
+from geofidelity_plugin.qgis_side.processing_spec import add_specification, parameter, values
+from geofidelity_plugin.spec import selection as spec
+from geofidelity_plugin.spec.options import argv
+
+from .common import StylePostProcessor, advanced, load_backend_layers, run_backend, user_errors
 
 SOURCES = ["OSM file (.osm, .osm.bz2, .osm.pbf)", "Overpass endpoint", "Line layer (name, highway fields)"]
 CONTEXT_GROUP = "GeoFidelity context"
@@ -69,11 +70,7 @@ def load_context_layers(context, gpkg: str, manifest_path: str | None) -> list[s
 
 class SelectSegmentsAlgorithm(QgsProcessingAlgorithm):
     CITIES, CITY_LAYER, SOURCE, OSM_FILE, OVERPASS_URL = "CITIES", "CITY_LAYER", "SOURCE", "OSM_FILE", "OVERPASS_URL"
-    ROAD_LAYER, PLACE_LAYER = "ROAD_LAYER", "PLACE_LAYER"
-    RADIUS, MIN_LENGTH, CLIP_LENGTH, MIN_SPACING = "RADIUS", "MIN_LENGTH", "CLIP_LENGTH", "MIN_SPACING"
-    MAX_PER_CITY, SEED, ROAD_CLASSES, INCLUDE_OTHER = "MAX_PER_CITY", "SEED", "ROAD_CLASSES", "INCLUDE_OTHER"
-    HOOD_DISTANCE, OUTPUT, RETRIES = "NEIGHBOURHOOD_MAX_DISTANCE", "OUTPUT", "OVERPASS_RETRIES"
-    WRITE_CONTEXT = "WRITE_CONTEXT"
+    ROAD_LAYER, PLACE_LAYER, OUTPUT = "ROAD_LAYER", "PLACE_LAYER", "OUTPUT"
 
     def name(self):
         return "select_segments"
@@ -99,58 +96,28 @@ class SelectSegmentsAlgorithm(QgsProcessingAlgorithm):
         return SelectSegmentsAlgorithm()
 
     def initAlgorithm(self, config=None):  # noqa: N802
-        from geofidelity_plugin.core.selection.options import (DEFAULT_OVERPASS_ENDPOINT, DEFAULT_OVERPASS_RETRIES,
-                                                               DEFAULT_ROAD_CLASSES, SelectionOptions)
+        """The city and road inputs (a file or a layer, written to a file first) here; every other
+        option from the specification (:mod:`geofidelity_plugin.spec.selection`)."""
+        from geofidelity_plugin.core.selection.options import DEFAULT_OVERPASS_ENDPOINT
 
-        d = SelectionOptions()
-        p = QgsProcessingParameterFile(self.CITIES, "City table (CSV: name, country, country_code, lon, lat)",
-                                       extension="csv", optional=True)
-        p.setHelp("One row per city. Alternatively give a point layer below.")
-        self.addParameter(p)
-        self.addParameter(QgsProcessingParameterFeatureSource(
-            self.CITY_LAYER, "…or city points (fields name, country, country_code)",
-            [Qgis.ProcessingSourceType.VectorPoint], optional=True))
-        self.addParameter(QgsProcessingParameterEnum(self.SOURCE, "Road source", SOURCES, defaultValue=0))
-        self.addParameter(QgsProcessingParameterFile(self.OSM_FILE, "OSM file", optional=True))
-        self.addParameter(QgsProcessingParameterString(
-            self.OVERPASS_URL, "Overpass endpoint", defaultValue=DEFAULT_OVERPASS_ENDPOINT,
-            optional=True))
-        self.addParameter(advanced(QgsProcessingParameterNumber(
-            self.RETRIES, "Overpass retries (busy / timeout answers)", defaultValue=DEFAULT_OVERPASS_RETRIES,
-            minValue=0)))
-        self.addParameter(QgsProcessingParameterFeatureSource(
-            self.ROAD_LAYER, "Road line layer (fields name, highway)", [Qgis.ProcessingSourceType.VectorLine],
-            optional=True))
-        self.addParameter(advanced(QgsProcessingParameterFeatureSource(
-            self.PLACE_LAYER, "Neighbourhood points for a line-layer source (field name)",
-            [Qgis.ProcessingSourceType.VectorPoint], optional=True)))
-        for key, label, value in ((self.RADIUS, "Radius around each centre (m)", d.radius_m),
-                                  (self.MIN_LENGTH, "Minimum merged length (m)", d.min_length_m),
-                                  (self.CLIP_LENGTH, "Clip length (m)", d.clip_length_m),
-                                  (self.MIN_SPACING, "Minimum centroid spacing (m)", d.min_spacing_m)):
-            self.addParameter(QgsProcessingParameterNumber(key, label, Qgis.ProcessingNumberParameterType.Double,
-                                                           defaultValue=value, minValue=0))
-        self.addParameter(QgsProcessingParameterNumber(self.MAX_PER_CITY, "Maximum segments per city",
-                                                       defaultValue=d.max_per_city, minValue=1))
-        self.addParameter(QgsProcessingParameterNumber(self.SEED, "Random seed", defaultValue=d.seed, minValue=0))
-        self.addParameter(advanced(QgsProcessingParameterString(
-            self.ROAD_CLASSES, "Road classes (JSON: class → list of highway values)",
-            defaultValue=json.dumps({k: list(v) for k, v in DEFAULT_ROAD_CLASSES.items()}))))
-        self.addParameter(advanced(QgsProcessingParameterBoolean(
-            self.INCLUDE_OTHER, "Keep other named highways as class 'other'", defaultValue=d.include_other)))
-        self.addParameter(advanced(QgsProcessingParameterNumber(
-            self.HOOD_DISTANCE, "Maximum distance to a neighbourhood node (m; 0: no limit)",
-            Qgis.ProcessingNumberParameterType.Double, defaultValue=d.neighbourhood_max_distance_m, minValue=0)))
-        p = QgsProcessingParameterBoolean(self.WRITE_CONTEXT, "Write map context layers",
-                                          defaultValue=d.write_context)
-        p.setHelp("Other roads, water, parks and buildings around the segments, from the same OSM source "
-                  "(one more request per city with an Overpass endpoint).")
-        self.addParameter(p)
-        self.addParameter(QgsProcessingParameterFileDestination(
-            self.OUTPUT, "Segments", "GeoPackage (*.gpkg)"))
-        self.addOutput(QgsProcessingOutputFile("MANIFEST", "Run manifest (JSON)"))
-        self.addOutput(QgsProcessingOutputFile("SUMMARY", "Summary (HTML)"))
-        self.addOutput(QgsProcessingOutputNumber("SEGMENT_COUNT", "Number of segments"))
+        cities = QgsProcessingParameterFile(self.CITIES, "City table (CSV: name, country, country_code, lon, lat)",
+                                            extension="csv", optional=True)
+        cities.setHelp("One row per city. Alternatively give a point layer below.")
+        add_specification(self, spec.SELECT_SEGMENTS, before=(
+            cities,
+            QgsProcessingParameterFeatureSource(
+                self.CITY_LAYER, "…or city points (fields name, country, country_code)",
+                [Qgis.ProcessingSourceType.VectorPoint], optional=True),
+            QgsProcessingParameterEnum(self.SOURCE, "Road source", SOURCES, defaultValue=0),
+            QgsProcessingParameterFile(self.OSM_FILE, "OSM file", optional=True),
+            QgsProcessingParameterString(self.OVERPASS_URL, "Overpass endpoint", defaultValue=DEFAULT_OVERPASS_ENDPOINT,
+                                         optional=True),
+            QgsProcessingParameterFeatureSource(self.ROAD_LAYER, "Road line layer (fields name, highway)",
+                                                [Qgis.ProcessingSourceType.VectorLine], optional=True),
+            advanced(QgsProcessingParameterFeatureSource(
+                self.PLACE_LAYER, "Neighbourhood points for a line-layer source (field name)",
+                [Qgis.ProcessingSourceType.VectorPoint], optional=True)),
+        ), after=(parameter(spec.ROAD_CLASSES),))
 
     # -- parameters → command line ----------------------------------------------------------
     def _layer_file(self, parameters, key: str, context, feedback) -> str:
@@ -184,8 +151,7 @@ class SelectSegmentsAlgorithm(QgsProcessingAlgorithm):
                                              "or another road source")
             return ["--osm", osm]
         if kind == 1:
-            return ["--overpass", self.parameterAsString(parameters, self.OVERPASS_URL, context),
-                    "--overpass-retries", self.parameterAsInt(parameters, self.RETRIES, context)]
+            return ["--overpass", self.parameterAsString(parameters, self.OVERPASS_URL, context)]
         if self.parameterAsSource(parameters, self.ROAD_LAYER, context) is None:
             raise QgsProcessingException("no road layer was given — choose a road line layer, or another road "
                                          "source")
@@ -197,25 +163,19 @@ class SelectSegmentsAlgorithm(QgsProcessingAlgorithm):
     @user_errors
     def processAlgorithm(self, parameters, context, feedback):  # noqa: N802
         """Runs ``select-segments`` in the backend process (docs/backend-protocol.md)."""
-        output = self.parameterAsFileOutput(parameters, self.OUTPUT, context)
+        plain = values(self, spec.SELECT_SEGMENTS, parameters, context)
+        output = plain[self.OUTPUT]
         if output and not Path(output).is_dir() and not output.lower().endswith(".gpkg"):
-            output = str(Path(output).with_suffix(".gpkg"))
-        args = ["--out", output, "--cities", self._cities_argument(parameters, context, feedback),
-                *self._source_arguments(parameters, context, feedback),
-                "--radius", self.parameterAsDouble(parameters, self.RADIUS, context),
-                "--min-length", self.parameterAsDouble(parameters, self.MIN_LENGTH, context),
-                "--clip-length", self.parameterAsDouble(parameters, self.CLIP_LENGTH, context),
-                "--min-spacing", self.parameterAsDouble(parameters, self.MIN_SPACING, context),
-                "--max-per-city", self.parameterAsInt(parameters, self.MAX_PER_CITY, context),
-                "--seed", self.parameterAsInt(parameters, self.SEED, context),
-                "--neighbourhood-max-distance", self.parameterAsDouble(parameters, self.HOOD_DISTANCE, context)]
-        classes = (self.parameterAsString(parameters, self.ROAD_CLASSES, context) or "").strip()
+            plain[self.OUTPUT] = output = str(Path(output).with_suffix(".gpkg"))
+        args = ["--cities", self._cities_argument(parameters, context, feedback),
+                *self._source_arguments(parameters, context, feedback), *argv(spec.SELECT_SEGMENTS, plain)]
+        classes = (self.parameterAsString(parameters, spec.ROAD_CLASSES.name, context) or "").strip()
         if classes:
-            args.append(f"--road-classes={classes}")  # one argument: JSON text never reads as an option
-        flag(args, "--no-other", not self.parameterAsBool(parameters, self.INCLUDE_OTHER, context))
-        flag(args, "--no-context", not self.parameterAsBool(parameters, self.WRITE_CONTEXT, context))
-        run = run_backend("select-segments", args, feedback)
+            args.append(f"{spec.ROAD_CLASSES.flag}={classes}")  # one argument: JSON text never reads as an option
+        run = run_backend(spec.SELECT_SEGMENTS.command, args, feedback)
         load_backend_layers(context, run)
-        load_context_layers(context, run.path("OUTPUT") or output, run.path("MANIFEST"))
-        return {self.OUTPUT: run.path("OUTPUT") or output, "MANIFEST": run.path("MANIFEST"),
-                "SUMMARY": run.path("SUMMARY"), "SEGMENT_COUNT": run.values.get("SEGMENT_COUNT", 0)}
+        gpkg = run.path(spec.OUTPUT.key) or output
+        load_context_layers(context, gpkg, run.path(spec.MANIFEST.key))
+        return {self.OUTPUT: gpkg, spec.MANIFEST.key: run.path(spec.MANIFEST.key),
+                spec.SUMMARY.key: run.path(spec.SUMMARY.key),
+                spec.SEGMENT_COUNT.key: run.values.get(spec.SEGMENT_COUNT.key, 0)}

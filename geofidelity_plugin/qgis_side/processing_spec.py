@@ -101,15 +101,35 @@ def add_outputs(algorithm, spec: CommandSpec) -> None:
     """Every result of ``spec`` as an output (for an algorithm that adds its parameters itself,
     e.g. with a QGIS-only parameter among them)."""
     for res in spec.results:
-        algorithm.addOutput(QgsProcessingOutputFile(res.key, res.label) if res.kind == "file"
-                            else QgsProcessingOutputNumber(res.key, res.label))
+        algorithm.addOutput(output(res))
 
 
 def output(res):
-    """The Processing output of one result: ``file``, ``folder`` or (any other kind) a number."""
-    from qgis.core import QgsProcessingOutputFolder
+    """The Processing output of one result: besides ``number`` and ``file`` (as
+    :func:`add_parameters` builds them), ``html`` (a report page), ``layer`` (a vector layer),
+    ``folder`` and ``text``."""
+    from qgis.core import QgsProcessingOutputFolder, QgsProcessingOutputHtml, QgsProcessingOutputString, \
+        QgsProcessingOutputVectorLayer
 
-    if res.kind == "folder":
-        return QgsProcessingOutputFolder(res.key, res.label)
-    return QgsProcessingOutputFile(res.key, res.label) if res.kind == "file" else QgsProcessingOutputNumber(
-        res.key, res.label)
+    kinds = {"file": QgsProcessingOutputFile, "html": QgsProcessingOutputHtml, "folder": QgsProcessingOutputFolder,
+             "layer": QgsProcessingOutputVectorLayer, "text": QgsProcessingOutputString}
+    return kinds.get(res.kind, QgsProcessingOutputNumber)(res.key, res.label)
+
+
+def add_specification(algorithm, spec: CommandSpec, *, before=(), after=(), choice_labels=None) -> None:
+    """Like :func:`add_parameters`, with every kind of output (:func:`output`): the parameters of
+    ``before`` (QGIS-only inputs such as layers the algorithm writes to files), the spec's options,
+    the parameters of ``after`` (inputs kept outside the spec, e.g. a shared Ray option), then the
+    results as outputs. ``choice_labels``: option name → the labels QGIS
+    shows for its choices (the command line keeps the short values; the index is what is read)."""
+    for param in before:
+        algorithm.addParameter(param)
+    for opt in spec.options:
+        param = parameter(opt)
+        if choice_labels and opt.name in choice_labels:
+            param.setOptions(list(choice_labels[opt.name]))
+        algorithm.addParameter(param)
+    for param in after:
+        algorithm.addParameter(param)
+    for res in spec.results:
+        algorithm.addOutput(output(res))

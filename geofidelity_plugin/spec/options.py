@@ -166,3 +166,9 @@ def argv_of(options, values: dict) -> list[str]:
 def recorded(args, spec: CommandSpec) -> dict:
     """The options of a run as the manifest records them (``dest`` → value)."""
     return {opt.dest: getattr(args, opt.dest, opt.default) for opt in spec.options if opt.record}
+
+
+#: an Option's ``minimum`` that lets QGIS pass any value, so that the backend's own check names the
+#: option in its words (``--seed … must be a whole number ≥ 0``) instead of QGIS's "Incorrect
+#: parameter value"
+UNCHECKED_MINIMUM = -2147483647

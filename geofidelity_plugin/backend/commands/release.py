@@ -4,16 +4,14 @@ Each module registers its sub-commands (:func:`register`) and holds what they do
 from __future__ import annotations
 
 
-from geofidelity_plugin.core.option_checks import argparse_number
 from geofidelity_plugin.backend.commands.progress import progress_for
+from geofidelity_plugin.spec import release as spec
+from geofidelity_plugin.spec.options import add_arguments
 
 
 def register(sub) -> None:
-    p = sub.add_parser("import-release", help="load a published GeoFidelity-Bench release into a store")
-    p.add_argument("--release", required=True, help="release root (holds data/processed/v3/benchmark_v3.json)")
-    p.add_argument("--store", required=True)
-    p.add_argument("--seed", type=argparse_number("seed"), default=0,
-                   help="random seed of the filled negatives, ≥ 0 (default %(default)s)")
+    p = sub.add_parser(spec.IMPORT_RELEASE.command, help=spec.IMPORT_RELEASE.help)
+    add_arguments(p, spec.IMPORT_RELEASE)
     p.set_defaults(func=cmd_import_release)
 
     p = sub.add_parser("export-release", help="write a store in the published release layout")
@@ -34,9 +32,9 @@ def cmd_import_release(args) -> int:
     finally:
         progress.close()
     print(", ".join(f"{k}: {v}" for k, v in counts.items()) + f" → {args.store}")
-    events.output("STORE", args.store)
+    events.output(spec.STORE.key, args.store)
     for key, count in counts.items():
-        events.value(key.upper(), count)
+        events.value(spec.COUNTS[key].key, count)
     return 0
 
 

@@ -5,15 +5,13 @@ from __future__ import annotations
 
 
 from geofidelity_plugin.backend.commands.progress import progress_for
+from geofidelity_plugin.spec import report as spec
+from geofidelity_plugin.spec.options import add_arguments
 
 
 def register(sub) -> None:
-    p = sub.add_parser("report", help="5 · HTML report with figures of an evaluation folder")
-    p.add_argument("--evaluation", required=True, help="output folder of `evaluate`")
-    p.add_argument("--out", help="report path (default: <evaluation>/report.html)")
-    p.add_argument("--title", help="page title (default: \"GeoFidelity evaluation report\")")
-    p.add_argument("--coverage", help="the coverage audit's GeoPackage for the coverage section (default: the newest "
-                                      "audit of the evaluation's store, beside the evaluation or the store)")
+    p = sub.add_parser(spec.REPORT.command, help=spec.REPORT.help)
+    add_arguments(p, spec.REPORT)
     p.set_defaults(func=cmd_report)
 
     p = sub.add_parser("demo", help="run the pipeline on the bundled data (offline) and write a QGIS project")
@@ -31,9 +29,9 @@ def cmd_report(args) -> int:
     finally:
         progress.close()
     print(f"report: {path}")
-    events.output("REPORT_HTML", path)
+    events.output(spec.REPORT_HTML.key, path)
     if (path.parent / FIGURE_DIR).is_dir():
-        events.output("FIGURES", path.parent / FIGURE_DIR)
+        events.output(spec.FIGURES.key, path.parent / FIGURE_DIR)
     return 0
 
 

@@ -3,40 +3,15 @@
 Each module registers its sub-commands (:func:`register`) and holds what they do."""
 from __future__ import annotations
 
-import argparse
-
-from geofidelity_plugin.core.option_checks import argparse_number
 from geofidelity_plugin.backend.commands.progress import progress_for
-
-
-def _add_selection_options(p: argparse.ArgumentParser) -> None:
-    from geofidelity_plugin.core.selection.option_checks import argparse_road_classes
-    from geofidelity_plugin.core.selection.options import SelectionOptions
-
-    d = SelectionOptions()
-    positive, non_negative = argparse_number("positive"), argparse_number("non-negative")
-    p.add_argument("--radius", type=positive, default=d.radius_m, help="radius around each centre, m (default %(default)s)")
-    p.add_argument("--min-length", type=non_negative, default=d.min_length_m, help="minimum merged length, m (default %(default)s)")
-    p.add_argument("--clip-length", type=positive, default=d.clip_length_m, help="clip length, m (default %(default)s)")
-    p.add_argument("--min-spacing", type=non_negative, default=d.min_spacing_m, help="minimum centroid spacing, m (default %(default)s)")
-    p.add_argument("--max-per-city", type=argparse_number("count"), default=d.max_per_city, help="segments per city at most (default %(default)s)")
-    p.add_argument("--seed", type=argparse_number("seed"), default=d.seed, help="random seed, ≥ 0 (default %(default)s)")
-    p.add_argument("--road-classes", type=argparse_road_classes,
-                   help='JSON object class → list of highway values, e.g. \'{"primary": ["trunk", "primary"]}\' '
-                        "(default: primary, secondary, residential, pedestrian)")
-    p.add_argument("--no-other", action="store_true", help="drop named highways outside the listed classes")
-    p.add_argument("--no-context", action="store_true",
-                   help="write no map context layers (other roads, water, green, buildings); with --overpass "
-                        "this saves one request per city")
-    p.add_argument("--neighbourhood-max-distance", type=non_negative, default=d.neighbourhood_max_distance_m,
-                   metavar="METRES", help="farthest a neighbourhood node may lie from a segment to name it, m; "
-                                          "0: no limit (default %(default)s)")
+from geofidelity_plugin.spec import selection as spec
+from geofidelity_plugin.spec.options import add_arguments, recorded
 
 
 def register(sub) -> None:
-    from geofidelity_plugin.core.selection.options import DEFAULT_OVERPASS_RETRIES
+    from geofidelity_plugin.core.selection.option_checks import argparse_road_classes
 
-    p = sub.add_parser("select-segments", help="1 · choose named OSM road segments per city (method §1)",
+    p = sub.add_parser(spec.SELECT_SEGMENTS.command, help=spec.SELECT_SEGMENTS.help,
                        description="Select named road segments: merged same-name ways ≥ min length, "
                                    "clipped, spaced, stratified by road class.")
     p.add_argument("--cities", required=True,
@@ -51,11 +26,10 @@ def register(sub) -> None:
                           "(and osm_id, way_id or id for the OSM way ids)")
     p.add_argument("--places", metavar="FILE",
                    help="neighbourhood points (field name) for a --roads source, which has no OSM place nodes")
-    p.add_argument("--overpass-retries", type=argparse_number("non-negative-count"), default=DEFAULT_OVERPASS_RETRIES,
-                   help="repeats of a busy or timed-out Overpass request (default %(default)s)")
-    p.add_argument("--out", required=True, help="output GeoPackage (manifest and HTML summary are written beside it)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
-    _add_selection_options(p)
+    add_arguments(p, spec.SELECT_SEGMENTS)
+    p.add_argument(spec.ROAD_CLASSES.flag, dest=spec.ROAD_CLASSES.dest, type=argparse_road_classes,
+                   help=spec.ROAD_CLASSES.help)
     p.set_defaults(func=cmd_select_segments)
 
 
@@ -115,7 +89,7 @@ def cmd_select_segments(args) -> int:
     try:
         cities = _read_cities(args.cities, progress)
         result = select_segments(cities, _road_source(args), options, output_gpkg=args.out, progress=progress,
-                                 inputs=inputs)
+                                 inputs=inputs, recorded_options=recorded(args, spec.SELECT_SEGMENTS))
     finally:
         progress.close()
     print(f"{len(result.segments)} segments → {result.gpkg_path}")
@@ -129,9 +103,9 @@ def _selection_events(result) -> None:
     from geofidelity_plugin.core import events
 
     gpkg = str(result.gpkg_path)
-    events.output("OUTPUT", gpkg, layer=f"{gpkg}|layername=segments", name="GeoFidelity segments",
+    events.output(spec.OUTPUT.key, gpkg, layer=f"{gpkg}|layername=segments", name="GeoFidelity segments",
                   style="segments_by_class.qml")
-    events.output("MANIFEST", result.manifest_path)
-    events.output("SUMMARY", result.summary_path)
-    events.value("SEGMENT_COUNT", len(result.segments))
-    events.value("ADDRESSABLE", result.manifest["outputs"].get("addressable"))
+    events.output(spec.MANIFEST.key, result.manifest_path)
+    events.output(spec.SUMMARY.key, result.summary_path)
+    events.value(spec.SEGMENT_COUNT.key, len(result.segments))
+    events.value(spec.ADDRESSABLE.key, result.manifest["outputs"].get("addressable"))

@@ -6,14 +6,17 @@ from dataclasses import dataclass
 
 from ..errors import InputError
 from ..option_checks import check_number
-from ..vision.precision import DEFAULT_PRECISION, PRECISIONS, check_precision  # noqa: F401 (public here too)
+from ..vision.precision import (DEFAULT_BATCH_SIZE, DEFAULT_FEATURE_MODEL, DEFAULT_PRECISION,  # noqa: F401
+                                PRECISIONS, check_precision)  # (public here too)
 
-#: DINOv2 model the method names (method §5); offline runs give a local folder instead
-DEFAULT_FEATURE_MODEL = "facebook/dinov2-base"
 #: images sampled for the median-heuristic kernel bandwidth (method §6)
 GAMMA_SAMPLE_SIZE = 1000
 #: evaluation protocols (method §6): the paper's formulas, or the published release's own evaluator
 PROTOCOLS = ("paper", "release")
+#: retrieval similarities (method §6): panel means (the paper) or per image (the release evaluator)
+RETRIEVAL_MODES = ("panel", "image")
+#: ``--semantic-model`` / ``--clip-model``: the model manager's model when it is downloaded
+AUTO_MODEL = "auto"
 #: working memory of the metric pass and of the bootstrap tables (their chunk sizes; results never
 #: depend on it, docs/method.md §7): a laptop's share, enough for a 100× benchmark
 DEFAULT_MAX_MEMORY = "1GB"
@@ -74,7 +77,7 @@ class EvaluationOptions:
 
     def validate(self) -> None:
         """Refuse a value no run can use, naming the option as the command line and QGIS call it."""
-        if self.retrieval_mode not in ("panel", "image"):
+        if self.retrieval_mode not in RETRIEVAL_MODES:
             raise InputError(f"the retrieval mode (--retrieval-mode; in QGIS \"Retrieval similarity\") must be "
                              f"'panel' or 'image', not {self.retrieval_mode!r}")
         for name, (label, rule, example) in OPTION_RULES.items():

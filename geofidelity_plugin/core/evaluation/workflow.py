@@ -17,7 +17,7 @@ from geofidelity_plugin.core.evaluation.preflight import check_store_ready
 from geofidelity_plugin.core.store.sqlite_locks import DEFAULT_LOCK_TIMEOUT_S
 from geofidelity_plugin.core.store.store import BenchmarkStore
 
-from geofidelity_plugin.core.evaluation.options import DEFAULT_FEATURE_MODEL  # noqa: E402,F401
+from geofidelity_plugin.core.evaluation.options import DEFAULT_BATCH_SIZE, DEFAULT_FEATURE_MODEL  # noqa: E402,F401
 
 
 @dataclass
@@ -48,17 +48,21 @@ def pick_layer_panel(rows: list[dict], model: str | None, condition: str | None)
 def run_evaluation(store_path: str | Path, out_dir: str | Path, feature_model: str = DEFAULT_FEATURE_MODEL,
                    options: EvaluationOptions | None = None, semantic_model: str | None = "auto",
                    layer_model: str | None = None, layer_condition: str | None = None,
-                   batch_size: int = 16, device: str | None = None, cache_path: str | Path | None = None,
+                   batch_size: int = DEFAULT_BATCH_SIZE, device: str | None = None,
+                   cache_path: str | Path | None = None,
                    stand_in_note: str | None = None, fast_jpeg_decode: bool = True,
                    progress: Progress | None = None,
                    lock_timeout_s: float = DEFAULT_LOCK_TIMEOUT_S, clip_model: str | None = "auto",
-                   ray: str | None = None, ray_workers: int | None = None) -> EvaluationRun:
+                   ray: str | None = None, ray_workers: int | None = None,
+                   recorded_options: dict | None = None) -> EvaluationRun:
     """``fast_jpeg_decode``: decode large JPEGs at a reduced DCT scale that still covers the
     processor's resize target (embedding cosine vs a full decode ≥ 0.9997); off = exact.
     ``lock_timeout_s``: how long to wait for a store or feature cache that another run is using.
     ``semantic_model`` / ``clip_model``: ``"auto"`` (the default) uses the Mapillary-Vistas
     Mask2Former (GADS) and CLIP ViT-B/32 (the CLIP check) when the model manager has them, and
     says in a note when it has not; ``None`` or ``"none"`` skips them; else a hub id or a folder.
+    ``recorded_options``: the command's options as its specification records them, added to the
+    manifest's options (those of ``options`` keep their keys).
     ``ray``: ``local`` or a cluster address — the embeddings run on Ray (:mod:`..scaleout.embeddings`,
     ``ray_workers`` workers), everything else here; one manifest gains a ``cluster`` section.
 
@@ -72,7 +76,7 @@ def run_evaluation(store_path: str | Path, out_dir: str | Path, feature_model: s
 
     options = options or EvaluationOptions()
     options.validate()
-    check_number("batch size (--batch-size; in QGIS \"Batch size\")", batch_size, "count", "16")
+    check_number("batch size (--batch-size; in QGIS \"Batch size\")", batch_size, "count", str(DEFAULT_BATCH_SIZE))
     check_number("lock timeout (--lock-timeout)", lock_timeout_s, "non-negative", "60")
     progress = progress or NullProgress()
     ray_run = None
@@ -127,6 +131,7 @@ def run_evaluation(store_path: str | Path, out_dir: str | Path, feature_model: s
 
                 result = evaluate_release(store, extractor, options, ratio_model=ratio_model, progress=progress)
                 manifest = evaluation_manifest(result, options, store, models, notes)
+                manifest["options"] = {**(recorded_options or {}), **manifest["options"]}
                 if ray_run is not None:
                     ray_run.finish_manifest(manifest)
                 paths = write_release_outputs(out_dir, result, manifest, stand_in_note)
@@ -136,6 +141,7 @@ def run_evaluation(store_path: str | Path, out_dir: str | Path, feature_model: s
             result.notes[:0] = [n for n in (semantic_note, clip_note) if n]  # in tables.md too
             model, condition = pick_layer_panel(result.rows, layer_model, layer_condition)
             manifest = evaluation_manifest(result, options, store, models, notes)
+            manifest["options"] = {**(recorded_options or {}), **manifest["options"]}
             if ray_run is not None:
                 ray_run.finish_manifest(manifest)
             paths = write_outputs(out_dir, result, store.segments(), manifest, model, condition, stand_in_note)

@@ -21,6 +21,7 @@ from ..errors import InputError
 from ..generation.generators import GB, GENERATORS, published_size as _params
 from ..geodiv.options import DEFAULT_VQA_MODEL
 from ..map_fidelity.options import PAPER_MODEL
+from ..vision.precision import DEFAULT_FEATURE_MODEL
 
 MB = 1000 ** 2
 _HUB_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*/[A-Za-z0-9][A-Za-z0-9._-]*$")
@@ -73,7 +74,7 @@ def _generator_entries() -> list[ModelEntry]:
 
 
 _OTHERS = (
-    ModelEntry("dinov2-base", "facebook/dinov2-base", "feature model (DINOv2-B/14, the protocol's)", "transformers",
+    ModelEntry("dinov2-base", DEFAULT_FEATURE_MODEL, "feature model (DINOv2-B/14, the protocol's)", "transformers",
                "Apache-2.0", revision="369b1309d0ea32e09fdc25ee029917e2e5a2db8f",
                approx_bytes=346 * MB, size_source=_LISTED + ": model.safetensors 346 MB"),
     ModelEntry("dinov2-small", "facebook/dinov2-small", "feature model (DINOv2-S/14)", "transformers",

@@ -105,10 +105,13 @@ def load_context(road_source, segments: list[Segment], progress: Progress,
 
 def select_segments(cities: list[City], road_source, options: SelectionOptions | None = None,
                     output_gpkg: str | Path | None = None, progress: Progress | None = None,
-                    source_description: str | None = None, inputs: dict | None = None) -> SelectionResult:
+                    source_description: str | None = None, inputs: dict | None = None,
+                    recorded_options: dict | None = None) -> SelectionResult:
     """Select the segments of ``cities`` from ``road_source`` and, with ``output_gpkg``, write
     them; ``inputs`` (description → path, e.g. the city table) are files the outputs must not
-    replace — an OSM file given as ``road_source`` is always one."""
+    replace — an OSM file given as ``road_source`` is always one. ``recorded_options``: the
+    command's options as its specification records them, added to the manifest's options (those
+    of ``options`` keep their keys)."""
     options = options or SelectionOptions()
     options.validate()
     if output_gpkg is not None:
@@ -150,6 +153,7 @@ def select_segments(cities: list[City], road_source, options: SelectionOptions |
         "select_segments", options, inputs=inputs,
         outputs={"segments": len(segments), "addressable": unique, "context": context.manifest_entry()},
         notes=["Road data © OpenStreetMap contributors (ODbL)."])
+    manifest["options"] = {**(recorded_options or {}), **manifest["options"]}
     gpkg = manifest_path = summary = None
     if output_gpkg is not None:
         if not segments:

@@ -22,7 +22,7 @@ from geofidelity_plugin.core.progress import Progress, check_cancel
 from geofidelity_plugin.core.vision.feature_cache import CacheKey
 from geofidelity_plugin.core.vision.features import exact_fp32, torch_dtype
 from geofidelity_plugin.core.vision.images import LOADER_VERSION, ImageError, content_hash, load_rgb
-from geofidelity_plugin.core.vision.precision import DEFAULT_PRECISION, check_precision
+from geofidelity_plugin.core.vision.precision import DEFAULT_BATCH_SIZE, DEFAULT_PRECISION, check_precision
 
 log = logging.getLogger("geofidelity")
 
@@ -51,7 +51,8 @@ def resolve_clip_model(choice: Optional[str]) -> tuple[Optional[str], Optional[s
 class ClipScorer:
     """CLIP model + processor: (image, prompt) pairs → cosine scores (method §7)."""
 
-    def __init__(self, model: str = DEFAULT_CLIP_MODEL, device: Optional[str] = None, batch_size: int = 16,
+    def __init__(self, model: str = DEFAULT_CLIP_MODEL, device: Optional[str] = None,
+                 batch_size: int = DEFAULT_BATCH_SIZE,
                  cache=None, precision: str = DEFAULT_PRECISION):
         self.model_id = str(model)
         self.batch_size = max(1, int(batch_size))

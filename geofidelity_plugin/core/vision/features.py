@@ -43,13 +43,14 @@ from geofidelity_plugin.core.vision.feature_cache import CacheKey, FeatureCache
 from geofidelity_plugin.core.vision.devices import exact_fp32, torch_dtype  # noqa: F401 (public here too)
 from geofidelity_plugin.core.vision.images import DEFAULT_MAX_PIXELS, LOADER_VERSION, ImageError, load_rgb
 from geofidelity_plugin.core.vision.model_refs import looks_like_path
-from geofidelity_plugin.core.vision.precision import DEFAULT_PRECISION, check_precision
+from geofidelity_plugin.core.vision.precision import (DEFAULT_BATCH_SIZE, DEFAULT_FEATURE_MODEL, DEFAULT_PRECISION,
+                                                      check_precision)
 
 log = logging.getLogger("geofidelity")
 
 __all__ = ["EmbeddingResult", "FeatureExtractor", "lookup_cached", "check_feature_model"]
 
-DEFAULT_MODEL = "facebook/dinov2-base"
+DEFAULT_MODEL = DEFAULT_FEATURE_MODEL
 #: Processor settings that define the pixels the model sees.
 _PREPROCESSING_KEYS = ("image_processor_type", "do_convert_rgb", "do_resize", "size", "resample",
                        "do_center_crop", "crop_size", "do_rescale", "rescale_factor",
@@ -61,7 +62,8 @@ class FeatureExtractor:
     """Loads a DINOv2 checkpoint once and embeds images with it (method §5)."""
 
     def __init__(self, model: str | os.PathLike = DEFAULT_MODEL, device: str | None = None,
-                 batch_size: int = 16, cache: FeatureCache | None = None, precision: str = DEFAULT_PRECISION,
+                 batch_size: int = DEFAULT_BATCH_SIZE, cache: FeatureCache | None = None,
+                 precision: str = DEFAULT_PRECISION,
                  l2_normalise: bool = False, max_pixels: int | None = DEFAULT_MAX_PIXELS,
                  prefetch: bool | None = None, decode_workers: int | None = None,
                  fast_jpeg_decode: bool = True):

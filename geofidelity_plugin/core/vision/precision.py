@@ -1,5 +1,6 @@
 """The compute precisions of every model that looks at images (embeddings, curation, GeoDiv):
-one table for all stages (method §5). Standard library only."""
+one table for all stages (method §5), with the feature model and batch size they share. Standard
+library only."""
 from __future__ import annotations
 
 from ..errors import InputError
@@ -9,6 +10,11 @@ from ..errors import InputError
 #: but move the embeddings, so they are an explicit choice, kept apart in the cache and recorded
 PRECISIONS = ("fp32", "bf16", "fp16")
 DEFAULT_PRECISION = "fp32"
+#: DINOv2 model the method names (method §5), written once for every stage (evaluation, the model
+#: manager, the feature extractor); offline runs give a local folder instead
+DEFAULT_FEATURE_MODEL = "facebook/dinov2-base"
+#: images per forward pass of the embedding and CLIP models (a GPU's share; results never depend on it)
+DEFAULT_BATCH_SIZE = 16
 
 
 def check_precision(precision, label: str = "precision (--precision; in QGIS \"Precision\")") -> str:
