@@ -2,7 +2,7 @@
 ``geofidelity:build_galleries``."""
 from __future__ import annotations
 
-from geofidelity_plugin.spec.options import CommandSpec, Option, Result
+from geofidelity_plugin.spec.options import UNCHECKED_MINIMUM, CommandSpec, Option, Result
 
 BUILD_GALLERIES = CommandSpec(
     command="build-galleries",
@@ -13,7 +13,8 @@ BUILD_GALLERIES = CommandSpec(
                file_filter="SQLite (*.sqlite)", record=False),
         Option("SEGMENTS", "--segments", "file", "Segments GeoPackage to load first",
                help="segments GeoPackage to load into the store first", extension="gpkg", record=False),
-        Option("SEED", "--seed", "integer", "Random seed", help="random seed, ≥ 0", default=0, rule="seed"),
+        Option("SEED", "--seed", "integer", "Random seed", help="random seed, ≥ 0", default=0, rule="seed",
+               minimum=UNCHECKED_MINIMUM),
         Option("KEEP_EXISTING", "--rebuild", "flag", "Keep negatives already in the store (e.g. a release's neg_* ids)",
                help="ignore negatives already in the store (default: keep them, e.g. a release's neg_* ids)",
                default=True, inverted=True),

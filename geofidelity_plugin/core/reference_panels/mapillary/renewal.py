@@ -115,7 +115,7 @@ class UrlRenewer:
         except BaseException as exc:
             with self._lock:
                 left, self._queue, self._leader = taken + self._queue, [], False
-                self._answer(left, {}, exc if isinstance(exc, TokenRejected) else None)
+            self._answer(left, {}, exc if isinstance(exc, TokenRejected) else None)
             raise
 
     def _answer(self, ids: list[str], answers: dict, error: BaseException | None = None) -> None:
