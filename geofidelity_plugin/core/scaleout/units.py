@@ -52,6 +52,12 @@ class PoolReport:
                 "seconds": round(self.seconds, 3), "units": self.units, "failed_units": self.failed}
 
 
+#: a worker Ray is restarting (``ActorUnavailableError``) is asked again after this long, s
+RESTART_WAIT_S = 0.5
+#: how many times in a row a worker may be "restarting" before it counts as dead (about a minute)
+MAX_UNAVAILABLE = 120
+
+
 class ActorPool:
     """``actors``: Ray actor handles (created with ``max_restarts``); ``call(actor, payload)``
     submits one unit and returns its object ref."""
@@ -93,6 +99,9 @@ class ActorPool:
         pending: deque[Unit] = deque(units)
         idle = list(range(len(self.actors)))
         deaths = [0] * len(self.actors)
+        unavailable = [0] * len(self.actors)
+        restarting = [False] * len(self.actors)  # a death was counted; Ray may still be restarting it
+        resting: list[tuple[float, int]] = []  # (when to ask again, worker): workers Ray is restarting
         inflight: dict[Any, tuple[int, Unit, float]] = {}
         total, total_items, done_items = len(units), sum(u.items for u in units), 0
         last_line = started
@@ -101,10 +110,17 @@ class ActorPool:
                 self._stop(inflight)
                 raise Cancelled(f"cancelled by the user after {report.done} of {total} {self.label}; "
                                 "finished ones are kept, a re-run does the rest")
+            now = time.monotonic()
+            for item in [r for r in resting if r[0] <= now]:
+                resting.remove(item)
+                idle.append(item[1])
             while idle and pending:
                 worker, unit = idle.pop(0), pending.popleft()
                 unit.attempts += 1
                 inflight[self.call(self.actors[worker], unit.payload)] = (worker, unit, time.monotonic())
+            if not inflight and resting:  # every worker left is restarting: wait for one
+                time.sleep(RESTART_WAIT_S)
+                continue
             if not inflight:  # units left, no worker left
                 for unit in pending:
                     self._give_up(report, unit, "no Ray worker left to run it")
@@ -122,13 +138,31 @@ class ActorPool:
                     idle.append(worker)
                     self._retry(report, pending, unit, f"{type(cause or exc).__name__}: {_first_line(cause or exc)}")
                     continue
+                except ray.exceptions.ActorUnavailableError as exc:
+                    if restarting[worker] and unavailable[worker] < MAX_UNAVAILABLE:
+                        # Ray is still restarting this worker after a death already counted: the
+                        # call was refused, not run — the unit goes back to the front, the worker rests
+                        unavailable[worker] += 1
+                        unit.attempts -= 1
+                        pending.appendleft(unit)
+                        resting.append((time.monotonic() + RESTART_WAIT_S, worker))
+                        continue
+                    deaths[worker] += 1  # the worker died under this unit (or stayed unavailable)
+                    restarting[worker] = True
+                    if deaths[worker] <= self.max_restarts:
+                        resting.append((time.monotonic() + RESTART_WAIT_S, worker))
+                    self._retry(report, pending, unit, f"worker {worker} died ({type(exc).__name__}: "
+                                                       f"{_first_line(exc)})")
+                    continue
                 except ray.exceptions.RayError as exc:  # the worker process died (killed, out of memory, node lost)
                     deaths[worker] += 1
+                    restarting[worker] = True
                     if deaths[worker] <= self.max_restarts:
                         idle.append(worker)  # Ray restarts it; the next call waits for the restart
                     self._retry(report, pending, unit, f"worker {worker} died ({type(exc).__name__}: "
                                                        f"{_first_line(exc)})")
                     continue
+                unavailable[worker], restarting[worker] = 0, False
                 seconds = time.monotonic() - t0
                 extra = on_done(unit, value, worker, seconds)
                 idle.append(worker)
