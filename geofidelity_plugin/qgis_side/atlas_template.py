@@ -60,9 +60,11 @@ def north_arrow_svg() -> str:
 
 def _add(layout, item_id: str, spec, maps: dict):
     from qgis.core import (Qgis, QgsLayoutItem, QgsLayoutItemLabel, QgsLayoutItemLegend, QgsLayoutItemMap,
-                           QgsLayoutItemPicture, QgsLayoutItemScaleBar, QgsLayoutPoint, QgsLayoutSize, QgsLegendStyle)
+                           QgsLayoutItemPicture, QgsLayoutItemScaleBar, QgsLayoutPoint, QgsLayoutSize)
     from qgis.PyQt.QtCore import Qt
     from qgis.PyQt.QtGui import QFont
+
+    from geofidelity_plugin.qgis_side.qgis_compat import legend_component
 
     kind, x, y, w, h, size, bold, mono = spec
     if kind == "label":
@@ -109,12 +111,12 @@ def _add(layout, item_id: str, spec, maps: dict):
         item = QgsLayoutItemLegend(layout)
         item.setLinkedMap(maps["map"])
         item.setTitle("Legend")
-        for style in (QgsLegendStyle.Style.Title, QgsLegendStyle.Style.Group, QgsLegendStyle.Style.Subgroup,
-                      QgsLegendStyle.Style.Symbol,
-                      QgsLegendStyle.Style.SymbolLabel):  # every style: no default font left
+        part = legend_component()
+        for style in (part.Title, part.Group, part.Subgroup, part.Symbol,
+                      part.SymbolLabel):  # every style: no default font left
             font = QFont(FONT)
-            font.setPointSizeF(size + (2 if style == QgsLegendStyle.Style.Title else 0))
-            font.setBold(style != QgsLegendStyle.Style.SymbolLabel)
+            font.setPointSizeF(size + (2 if style == part.Title else 0))
+            font.setBold(style != part.SymbolLabel)
             item.setStyleFont(style, font)
         item.setSymbolHeight(3)
         item.setSymbolWidth(6)
