@@ -43,7 +43,7 @@ FETCH = CommandSpec(
                minimum=0.1, advanced=True),
         Option("TIMEOUT", "--timeout", "number", "Seconds to wait for an answer before a request is retried",
                help="seconds to wait for an answer before a request is retried", default=o.FETCH_TIMEOUT_S,
-               rule="positive", minimum=1, advanced=True),
+               minimum=1, advanced=True),  # checked by the core, whose message gives an example
         Option("SEARCH_PAD", "--search-pad", "number", "Search padding past the buffer (m)",
                help="the search boxes reach this far past the buffer, m, so that an image whose computed "
                     "position is in the buffer is found even when its GPS position lies that far out",
