@@ -15,10 +15,11 @@ from __future__ import annotations
 import datetime as _dt
 from pathlib import Path
 
+from geofidelity_plugin.qgis_side.atlas_pictures import (compose_row, segment_dates_chart, segment_strips,
+                                                         strips_key)
 from geofidelity_plugin.qgis_side.atlas_template import COVER_TEMPLATE, PAGE_MM, SEGMENT_TEMPLATE
 from geofidelity_plugin.core.atlas.data import AtlasSegment, layer_names, table_rows
-from geofidelity_plugin.core.atlas.dates import dates_title, segment_dates_chart
-from geofidelity_plugin.core.atlas.strips import compose_row, segment_strips
+from geofidelity_plugin.core.atlas.dates import dates_title
 from geofidelity_plugin.core.atlas.text import (city_table_text, coverage_text, facts_text, manifest_summary, scores_text)
 from geofidelity_plugin.core.errors import InputError, OutputError
 from geofidelity_plugin.core.progress import check_cancel
@@ -323,7 +324,3 @@ def _fill_page(layout, page: AtlasSegment, work_dir: Path) -> None:
     _set_text(layout, "scores", scores_text(page))
     _set_text(layout, "coverage", coverage_text(page))
     _set_text(layout, "credits", "\n".join(page.credits()))
-
-
-def strips_key(page: AtlasSegment) -> str:
-    return "".join(c if c.isalnum() or c in "-_" else "_" for c in page.segment_id)

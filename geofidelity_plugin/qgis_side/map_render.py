@@ -20,8 +20,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
-
 from geofidelity_plugin.core import atomic
 from geofidelity_plugin.core.errors import InputError
 from geofidelity_plugin.core.map_fidelity.options import (DEFAULT_BACKGROUND, DEFAULT_DPI, OSM_LAYERS, RENDER_TILE)
@@ -41,7 +39,9 @@ def grid_crs(grid):
     return crs
 
 
-def _tile_image(settings, width: int, height: int, background) -> np.ndarray:
+def _tile_image(settings, width: int, height: int, background, margin: int):
+    """Render one job of ``width`` × ``height`` px and return its inner part, ``margin`` px cropped
+    off each side, as an RGB888 QImage (rows ``bytesPerLine()`` bytes apart)."""
     from qgis.core import QgsMapRendererCustomPainterJob
     from qgis.PyQt.QtCore import QSize
     from qgis.PyQt.QtGui import QImage, QPainter
@@ -53,11 +53,19 @@ def _tile_image(settings, width: int, height: int, background) -> np.ndarray:
     job = QgsMapRendererCustomPainterJob(settings, painter)
     job.renderSynchronously()
     painter.end()
-    rgb = image.convertToFormat(QImage.Format.Format_RGB888)
-    data = rgb.constBits()
-    data.setsize(rgb.sizeInBytes())
-    return np.frombuffer(data, dtype=np.uint8).reshape(height, rgb.bytesPerLine())[:, :width * 3] \
-        .reshape(height, width, 3).copy()
+    return image.copy(margin, margin, width - 2 * margin, height - 2 * margin) \
+        .convertToFormat(QImage.Format.Format_RGB888)
+
+
+def _write_tile(dataset, image, x: int, y: int) -> None:
+    """Write an RGB888 QImage into bands 1–3 of ``dataset`` at pixel (x, y), straight from Qt's bytes."""
+    from osgeo import gdal
+
+    data = image.constBits()
+    data.setsize(image.sizeInBytes())
+    w, h = image.width(), image.height()
+    dataset.WriteRaster(x, y, w, h, bytes(data), w, h, gdal.GDT_Byte, [1, 2, 3],
+                        buf_pixel_space=3, buf_line_space=image.bytesPerLine(), buf_band_space=1)
 
 
 def render_reference(layers: list, grid, out_path: str | Path, background: str = DEFAULT_BACKGROUND,
@@ -102,11 +110,10 @@ def render_reference(layers: list, grid, out_path: str | Path, background: str =
                                             x0 + (x + w + m) * px, y0 + (y - m) * py))
             gdal.PushErrorHandler("CPLQuietErrorHandler")  # OSM extracts: clipped multipolygons warn per ring
             try:
-                pixels = _tile_image(settings, w + 2 * m, h + 2 * m, colour)[m:m + h, m:m + w]
+                tile_image = _tile_image(settings, w + 2 * m, h + 2 * m, colour, m)
             finally:
                 gdal.PopErrorHandler()
-            for band in range(3):
-                dataset.GetRasterBand(band + 1).WriteArray(pixels[..., band], x, y)
+            _write_tile(dataset, tile_image, x, y)
             if progress is not None:
                 progress.set_progress(100.0 * (done + 1) / len(windows))
         dataset.FlushCache()

@@ -10,52 +10,12 @@ rasters are read — a map image is 8-bit; other types are refused with the conv
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from ..errors import InputError
-
-
-def _gdal():
-    from osgeo import gdal
-
-    gdal.UseExceptions()
-    return gdal
-
-
-@dataclass(frozen=True)
-class Grid:
-    """A raster's pixel grid: size, GDAL geotransform and CRS (WKT, "" when none)."""
-
-    width: int
-    height: int
-    geotransform: tuple
-    crs_wkt: str = ""
-
-    @property
-    def pixel_size(self) -> tuple[float, float]:
-        return abs(self.geotransform[1]), abs(self.geotransform[5])
-
-    def mismatch(self, other: "Grid") -> str | None:
-        """Why ``other`` is not the same grid, or None when it is."""
-        if (self.width, self.height) != (other.width, other.height):
-            return f"{self.width} × {self.height} px against {other.width} × {other.height} px"
-        tolerance = 1e-6 * max(self.pixel_size)
-        if any(abs(a - b) > tolerance for a, b in zip(self.geotransform, other.geotransform)):
-            return f"geotransform {self.geotransform} against {other.geotransform}"
-        if bool(self.crs_wkt) != bool(other.crs_wkt):
-            return "one raster has a CRS and the other has none"
-        if self.crs_wkt:
-            from osgeo import osr
-
-            a, b = osr.SpatialReference(), osr.SpatialReference()
-            a.ImportFromWkt(self.crs_wkt)
-            b.ImportFromWkt(other.crs_wkt)
-            if not a.IsSame(b):
-                return f"CRS {a.GetName()} against {b.GetName()}"
-        return None
+from .grid import Grid, _gdal, open_raster  # noqa: F401 (Grid: public here too)
 
 
 class MapRaster:
@@ -64,25 +24,7 @@ class MapRaster:
     def __init__(self, path: str | Path):
         gdal = _gdal()
         self.path = Path(path)
-        if not self.path.exists():
-            raise InputError(f"map raster {self.path} not found — give an existing image or GeoTIFF")
-        try:
-            self.dataset = gdal.Open(str(self.path))
-        except RuntimeError as exc:
-            raise InputError(f"{self.path} cannot be read as a raster: {exc} — give a GeoTIFF, PNG or JPEG "
-                             "map image") from None
-        ds = self.dataset
-        bands = [ds.GetRasterBand(i + 1) for i in range(ds.RasterCount)]
-        if not bands:
-            raise InputError(f"{self.path} has no raster band — give an RGB map image")
-        if any(b.DataType != gdal.GDT_Byte for b in bands):
-            raise InputError(f"{self.path} is not an 8-bit raster ({gdal.GetDataTypeName(bands[0].DataType)}) — "
-                             "MFP reads 8-bit maps; convert it, e.g. `gdal_translate -ot Byte -scale in.tif out.tif`")
-        gt = ds.GetGeoTransform(can_return_null=True) or (0.0, 1.0, 0.0, 0.0, 0.0, 1.0)
-        if gt[2] or gt[4]:
-            raise InputError(f"{self.path} has a rotated geotransform — warp it to a north-up grid first "
-                             "(`gdalwarp in.tif out.tif`)")
-        self.grid = Grid(ds.RasterXSize, ds.RasterYSize, tuple(float(v) for v in gt), ds.GetProjection() or "")
+        self.dataset, bands, self.grid = open_raster(self.path)
         self._bands = bands
         self._alpha = len(bands) >= 4 and bands[3].GetColorInterpretation() == gdal.GCI_AlphaBand
         table = bands[0].GetColorTable() if len(bands) == 1 else None
