@@ -59,6 +59,8 @@ plugin:
 	rm -rf $(PLUGIN_DIR) && mkdir -p $(PLUGIN_DIR)
 	cp -r geofidelity_plugin/. $(PLUGIN_DIR)/
 	cp -r processing_algorithms resources $(PLUGIN_DIR)/
+	sed -i 's/^INSTALLED = False$$/INSTALLED = True/' $(PLUGIN_DIR)/core/install_layout.py
+	grep -qx 'INSTALLED = True' $(PLUGIN_DIR)/core/install_layout.py
 	cp metadata.txt README.md LICENSE $(PLUGIN_DIR)/
 	mkdir -p $(PLUGIN_DIR)/resources/backend && cp requirements.txt requirements.lock $(PLUGIN_DIR)/resources/backend/
 	find $(PLUGIN_DIR) -name '__pycache__' -prune -exec rm -rf {} +

@@ -12,7 +12,7 @@ from . import RESOURCES
 
 
 def _as_processing_exception(exc: BaseException) -> QgsProcessingException:
-    from geofidelity_plugin.core.errors import user_message
+    from geofidelity_plugin.qgis_side.provider_support import user_message
 
     return QgsProcessingException(user_message(exc)[0])
 

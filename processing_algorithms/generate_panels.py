@@ -59,14 +59,12 @@ class GeneratePanelsAlgorithm(QgsProcessingAlgorithm):
     @user_errors
     def processAlgorithm(self, parameters, context, feedback):  # noqa: N802
         """Runs ``generate`` in the backend process (docs/backend-protocol.md)."""
-        from geofidelity_plugin.core.generation.options import CUSTOM_FOLDER_CHOICE
-
         plain = values(self, CommandSpec(spec.GENERATE.command, "", self.options), parameters, context)
         plain[spec.DEVICE.name] = device_or_default(plain[spec.DEVICE.name])
         plain[spec.VRAM_BUDGET.name] = (plain[spec.VRAM_BUDGET.name] or "").strip()
         plain[self.NAME] = (plain[self.NAME] or "").strip()
         custom = {o.name for o in spec.CUSTOM_SETTINGS}
-        if plain[self.GENERATOR] == CUSTOM_FOLDER_CHOICE:
+        if plain[self.GENERATOR] == spec.CUSTOM_FOLDER_CHOICE:
             if not plain[self.CUSTOM] or not plain[self.NAME]:
                 raise QgsProcessingException("a custom generator needs its diffusers folder and a name — fill in "
                                              "'Custom diffusers folder' and 'Custom generator name'")

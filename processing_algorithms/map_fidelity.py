@@ -84,7 +84,6 @@ class MapFidelityAlgorithm(QgsProcessingAlgorithm):
     def _render(self, parameters, context, generated: str, out_dir: Path, feedback) -> tuple[str, str]:
         """The reference raster: given, or rendered here by QGIS for the generated map's grid."""
         from geofidelity_plugin.qgis_side import map_render
-        from geofidelity_plugin.core.map_fidelity.grid import raster_grid
 
         reference = self.parameterAsRasterLayer(parameters, self.REFERENCE, context)
         osm = self.parameterAsFile(parameters, self.OSM_FILE, context)
@@ -99,7 +98,7 @@ class MapFidelityAlgorithm(QgsProcessingAlgorithm):
         background = self.parameterAsString(parameters, self.BACKGROUND, context)
         dpi = self.parameterAsDouble(parameters, self.DPI, context)
         feedback.pushInfo(f"rendering the reference from {names}")
-        path = map_render.render_reference(layers, raster_grid(generated), out_dir / "reference.tif",
+        path = map_render.render_reference(layers, generated, out_dir / "reference.tif",
                                            background=background, dpi=dpi,
                                            transform_context=self._transform_context,
                                            progress=FeedbackProgress(feedback))

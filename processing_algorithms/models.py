@@ -32,15 +32,14 @@ class ModelsAlgorithm(QgsProcessingAlgorithm):
         return "setup"
 
     def shortHelpString(self):  # noqa: N802
-        from geofidelity_plugin.core.models.registry import MODELS
-
         return ("The models GeoFidelity uses, in the models folder (a Hugging Face cache): approximate download "
                 "size, licence gate, revision and whether each is here. Download fetches the files the loaders "
                 "read from the Hugging Face Hub with progress; cancel keeps what arrived and the next download goes "
                 "on from there; every file is checked against the Hub's checksum. Nothing else in GeoFidelity "
                 "downloads a model. Verify re-checks the files, remove deletes a model's folder. Gated models need "
                 "their licence accepted on the model page and a token (authentication config: Basic with the token "
-                "as password, or a 'token' entry). Names: " + ", ".join(MODELS) + ", or any hub id owner/name.")
+                "as password, or a 'token' entry). Names: " + ", ".join(spec.MODEL_NAMES)
+                + ", or any hub id owner/name.")
 
     def createInstance(self):  # noqa: N802
         return ModelsAlgorithm()

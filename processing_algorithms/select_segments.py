@@ -98,8 +98,6 @@ class SelectSegmentsAlgorithm(QgsProcessingAlgorithm):
     def initAlgorithm(self, config=None):  # noqa: N802
         """The city and road inputs (a file or a layer, written to a file first) here; every other
         option from the specification (:mod:`geofidelity_plugin.spec.selection`)."""
-        from geofidelity_plugin.core.selection.options import DEFAULT_OVERPASS_ENDPOINT
-
         cities = QgsProcessingParameterFile(self.CITIES, "City table (CSV: name, country, country_code, lon, lat)",
                                             extension="csv", optional=True)
         cities.setHelp("One row per city. Alternatively give a point layer below.")
@@ -110,7 +108,7 @@ class SelectSegmentsAlgorithm(QgsProcessingAlgorithm):
                 [Qgis.ProcessingSourceType.VectorPoint], optional=True),
             QgsProcessingParameterEnum(self.SOURCE, "Road source", SOURCES, defaultValue=0),
             QgsProcessingParameterFile(self.OSM_FILE, "OSM file", optional=True),
-            QgsProcessingParameterString(self.OVERPASS_URL, "Overpass endpoint", defaultValue=DEFAULT_OVERPASS_ENDPOINT,
+            QgsProcessingParameterString(self.OVERPASS_URL, "Overpass endpoint", defaultValue=spec.DEFAULT_OVERPASS_ENDPOINT,
                                          optional=True),
             QgsProcessingParameterFeatureSource(self.ROAD_LAYER, "Road line layer (fields name, highway)",
                                                 [Qgis.ProcessingSourceType.VectorLine], optional=True),

@@ -243,7 +243,7 @@ def breaches(modules: dict[str, Module]) -> list[str]:
                     found.append(f"{name} reaches the backend module {target} (via {via})")
         if room == "provider":
             for target in modules[name].top | modules[name].lazy:
-                if room_of(target) not in ("provider", "qgis", "spec", "setup", "core"):
+                if room_of(target) not in ("provider", "qgis", "spec"):
                     found.append(f"{name} imports {target} — the provider imports only the QGIS room "
                                  "and the specification")
         if room == "core":

@@ -1,7 +1,8 @@
 """Where the plugin's files are: the one place that knows the two layouts.
 
 A repository clone keeps ``resources/`` and ``processing_algorithms/`` beside the
-``geofidelity_plugin`` package; the plugin zip (``make zip``) puts them inside it. Everything
+``geofidelity_plugin`` package; the plugin zip (``make zip``) puts them inside it. Which one this
+copy is, the build wrote into :mod:`.install_layout` — nothing here looks at the files. Everything
 else asks here — :func:`resource` for styles, data and templates, :data:`PROVIDER_PACKAGE` for the
 Processing provider — so no other module looks at the layout (docs/architecture.md).
 """
@@ -9,13 +10,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from .install_layout import INSTALLED
+
 #: the ``geofidelity_plugin`` package folder
 PACKAGE = Path(__file__).resolve().parent.parent
 #: the folder that holds ``resources/`` and ``processing_algorithms/``: the package itself once
 #: installed from the zip, the repository in a clone
-PLUGIN_ROOT = PACKAGE if (PACKAGE / "resources" / "data").is_dir() else PACKAGE.parent
+PLUGIN_ROOT = PACKAGE if INSTALLED else PACKAGE.parent
 #: the import name of the Processing provider in this layout
-PROVIDER_PACKAGE = "geofidelity_plugin.processing_algorithms" if PLUGIN_ROOT == PACKAGE else "processing_algorithms"
+PROVIDER_PACKAGE = "geofidelity_plugin.processing_algorithms" if INSTALLED else "processing_algorithms"
 #: the folder that holds the ``geofidelity_plugin`` package (the backend's PYTHONPATH)
 PACKAGE_PARENT = PACKAGE.parent
 

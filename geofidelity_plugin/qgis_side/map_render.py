@@ -22,6 +22,7 @@ from pathlib import Path
 
 from geofidelity_plugin.core import atomic
 from geofidelity_plugin.core.errors import InputError
+from geofidelity_plugin.core.map_fidelity.grid import raster_grid
 from geofidelity_plugin.core.map_fidelity.options import (DEFAULT_BACKGROUND, DEFAULT_DPI, OSM_LAYERS, RENDER_TILE)
 from geofidelity_plugin.core.progress import check_cancel
 from geofidelity_plugin.qgis_side.osm_layers import EXTENT_BUFFER_PX, OSM_SOURCES, osm_layers, osm_style  # noqa: F401
@@ -71,7 +72,8 @@ def _write_tile(dataset, image, x: int, y: int) -> None:
 def render_reference(layers: list, grid, out_path: str | Path, background: str = DEFAULT_BACKGROUND,
                      dpi: float = DEFAULT_DPI, tile: int = RENDER_TILE, transform_context=None,
                      progress=None) -> Path:
-    """Render ``layers`` (top layer first) for ``grid`` into an RGB GeoTIFF at ``out_path``."""
+    """Render ``layers`` (top layer first) for ``grid`` — a :class:`Grid`, or the path of the
+    generated raster whose grid it is — into an RGB GeoTIFF at ``out_path``."""
     from osgeo import gdal
     from qgis.core import Qgis, QgsMapSettings, QgsRectangle
     from qgis.PyQt.QtGui import QColor
@@ -83,6 +85,8 @@ def render_reference(layers: list, grid, out_path: str | Path, background: str =
     colour = QColor(background)
     if not colour.isValid():
         raise InputError(f"background colour {background!r} is not a colour — give e.g. #f2efe9")
+    if isinstance(grid, (str, Path)):
+        grid = raster_grid(grid)
     crs = grid_crs(grid)
     x0, px, _, y0, _, py = grid.geotransform
     settings = QgsMapSettings()

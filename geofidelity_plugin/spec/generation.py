@@ -13,7 +13,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from geofidelity_plugin.core.generation.options import (BATCH_FORWARD_CHOICES, CONDITIONS, CPU_PLANS,
-                                                        CUSTOM_DEFAULTS, DEFAULT_SAMPLES, DEFAULT_SEED, PLAN_CHOICES,
+                                                        CUSTOM_DEFAULTS, CUSTOM_FOLDER_CHOICE,  # noqa: F401
+                                                        DEFAULT_SAMPLES, DEFAULT_SEED, PLAN_CHOICES,
                                                         PRECISION_CHOICES, generator_choices)
 from geofidelity_plugin.spec.options import CommandSpec, Option, Result
 

@@ -3,7 +3,11 @@ The action and the names are positional on the command line (``models download N
 token for gated models is a QGIS authentication config that reaches the backend in ``HF_TOKEN``."""
 from __future__ import annotations
 
+from geofidelity_plugin.core.models.registry import MODELS as CATALOGUE
 from geofidelity_plugin.spec.options import CommandSpec, Option, Result
+
+#: the names the model manager knows (the catalogue: core/models/registry.py)
+MODEL_NAMES = tuple(CATALOGUE)
 
 ACTIONS = ("list", "download", "verify", "remove")
 #: the actions that need at least one name

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import json
 
-from geofidelity_plugin.core.selection.options import DEFAULT_OVERPASS_RETRIES, DEFAULT_ROAD_CLASSES, SelectionOptions
+from geofidelity_plugin.core.selection.options import (DEFAULT_OVERPASS_ENDPOINT, DEFAULT_OVERPASS_RETRIES,  # noqa: F401
+                                                       DEFAULT_ROAD_CLASSES, SelectionOptions)
 from geofidelity_plugin.spec.options import CommandSpec, Option, Result
 
 _D = SelectionOptions()

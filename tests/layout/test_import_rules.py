@@ -88,3 +88,12 @@ def test_a_planted_cycle_is_found(tmp_path):
     _plant(root / "geofidelity_plugin" / "core" / "conditions.py", "from . import attribution")
     assert import_graph.cycles(import_graph.build(root)) == [
         ["geofidelity_plugin.core.attribution", "geofidelity_plugin.core.conditions"]]
+
+
+def test_a_planted_core_import_in_the_provider_is_named(tmp_path):
+    """The provider imports the QGIS room and the specification only — not the core directly."""
+    root = _copy_source(tmp_path)
+    _plant(root / "processing_algorithms" / "atlas.py", "from geofidelity_plugin.core.errors import user_message")
+    found = import_graph.breaches(import_graph.build(root))
+    assert "processing_algorithms.atlas imports geofidelity_plugin.core.errors — the provider imports only the " \
+           "QGIS room and the specification" in found

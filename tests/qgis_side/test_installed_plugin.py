@@ -69,6 +69,22 @@ def test_zip_contents(plugin_zip):
     assert not [n for n in names if n.endswith(BINARY_SUFFIXES) or "__pycache__" in n]
 
 
+def test_the_zip_says_it_is_installed_and_the_clone_says_it_is_not(plugin_zip, tmp_path):
+    """Which layout a copy has is written by the build (core/install_layout.py), never guessed."""
+    with zipfile.ZipFile(plugin_zip) as zf:
+        zf.extractall(tmp_path)
+    assert "INSTALLED = True" in (tmp_path / "geofidelity_plugin" / "core" / "install_layout.py").read_text()
+    assert "\nINSTALLED = False\n" in (REPO / "geofidelity_plugin" / "core" / "install_layout.py").read_text()
+    probe = ("from geofidelity_plugin.core import resources as r; "
+             "print(r.PLUGIN_ROOT, r.PROVIDER_PACKAGE, r.resources_dir(), sep='|')")
+    for root, plugin_root, provider in ((tmp_path, tmp_path / "geofidelity_plugin",
+                                         "geofidelity_plugin.processing_algorithms"),
+                                        (REPO, REPO, "processing_algorithms")):
+        out = subprocess.run(["python3", "-c", probe], cwd=root, capture_output=True, text=True, check=True,
+                             env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(root)})
+        assert out.stdout.strip().split("|") == [str(plugin_root), provider, str(plugin_root / "resources")]
+
+
 def test_metadata_complete():
     import configparser
 
