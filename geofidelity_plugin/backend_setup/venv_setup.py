@@ -23,7 +23,6 @@ import json
 import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
 import threading
@@ -38,6 +37,7 @@ TERMINATE_GRACE_S = 1.0
 _PIP_SOURCES = ("PIP_FIND_LINKS", "PIP_EXTRA_INDEX_URL", "PIP_INDEX_URL", "PIP_NO_INDEX", "PIP_CONSTRAINT")
 
 
+from geofidelity_plugin.core import child_process
 from geofidelity_plugin.backend_setup.profiles import (Profile, Requirement, SetupCancelled, SetupError, _project_file, load_profile, normalise, package_root, parse_requirements, profile_names, read_profile_file, system_modules, torch_flavour_labels)
 
 #: the profile names are re-exported: the settings page, the doctor and the tests read them from here
@@ -189,10 +189,7 @@ class BackendSetup:
         with self._lock:
             proc = self._proc
         if proc is not None:
-            _signal_group(proc, signal.SIGTERM)
-            timer = threading.Timer(TERMINATE_GRACE_S, _signal_group, (proc, getattr(signal, "SIGKILL", signal.SIGTERM)))
-            timer.daemon = True
-            timer.start()
+            child_process.stop_group_later(proc, TERMINATE_GRACE_S)
 
     # steps
 
@@ -322,13 +319,10 @@ class BackendSetup:
         ``sink``). Returns the exit code and the last 40 lines."""
         if self.cancelled.is_set():
             raise self._cancelled()
-        kwargs = {"creationflags": subprocess.CREATE_NEW_PROCESS_GROUP} if sys.platform == "win32" \
-            else {"start_new_session": True}
         tail: list[str] = []
         try:
-            proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                    stderr=subprocess.STDOUT if sink is None else subprocess.PIPE,
-                                    env=env, text=True, encoding="utf-8", errors="replace", bufsize=1, **kwargs)
+            proc = child_process.start(argv, env, stderr=subprocess.STDOUT if sink is None else subprocess.PIPE,
+                                       text=True)
         except OSError as exc:
             raise SetupError(f"{argv[0]} could not start ({exc.strerror or exc}) — check the path") from None
         with self._lock:
@@ -348,14 +342,14 @@ class BackendSetup:
                         self._progress(*step)
             code = proc.wait()
         except BaseException:  # Ctrl-C in the CLI, a failing callback: leave no child behind
-            _signal_group(proc, getattr(signal, "SIGKILL", signal.SIGTERM))
+            child_process.signal_group(proc, child_process.KILL)
             proc.wait()
             raise
         finally:
             with self._lock:
                 self._proc = None
         if self.cancelled.is_set():  # children that outlived the leader
-            _signal_group(proc, getattr(signal, "SIGKILL", signal.SIGTERM))
+            child_process.kill_group(proc)
         if self.cancelled.is_set():
             raise self._cancelled()
         return code, tail
@@ -369,16 +363,6 @@ class BackendSetup:
 
     def _progress(self, fraction: float, stage: str) -> None:
         self.on_progress(fraction, stage)
-
-
-def _signal_group(proc: subprocess.Popen, sig) -> None:
-    try:
-        if sys.platform == "win32":
-            proc.kill()
-        else:
-            os.killpg(proc.pid, sig)
-    except (ProcessLookupError, PermissionError, OSError):
-        pass
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -17,7 +17,6 @@ import os
 import queue
 import signal
 import subprocess
-import sys
 import threading
 import time
 from dataclasses import dataclass, field
@@ -25,6 +24,7 @@ from pathlib import Path
 
 from qgis.core import QgsProcessingException
 
+from geofidelity_plugin.core import child_process
 from geofidelity_plugin.qgis_side import backend_settings
 
 #: seconds between SIGTERM and SIGKILL on cancel; the whole stop stays under 2 s
@@ -110,14 +110,8 @@ def backend_environment(extra: dict | None = None) -> dict:
 
 
 def _start(argv: list[str], env: dict) -> subprocess.Popen:
-    kwargs = {}
-    if sys.platform == "win32":
-        kwargs["creationflags"] = subprocess.CREATE_NEW_PROCESS_GROUP
-    else:
-        kwargs["start_new_session"] = True  # its own process group: cancel stops every child too
     try:
-        return subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                env=env, **kwargs)
+        return child_process.start(argv, env)  # its own process group: cancel stops every child too
     except OSError as exc:
         raise QgsProcessingException(f"the GeoFidelity backend could not start ({argv[0]}: {exc.strerror or exc}) — "
                                      f"{SETTINGS_HINT}") from None
@@ -132,42 +126,7 @@ def _pump(stream, tag: str, sink: queue.Queue) -> None:
 def stop_process_group(proc: subprocess.Popen, grace_s: float = TERMINATE_GRACE_S) -> float:
     """SIGTERM the backend's process group, SIGKILL what is left after ``grace_s``; returns the
     seconds until the backend was gone."""
-    start = time.monotonic()
-    if proc.poll() is None:
-        try:
-            if sys.platform == "win32":
-                proc.terminate()
-            else:
-                os.killpg(proc.pid, signal.SIGTERM)
-        except (ProcessLookupError, PermissionError):
-            pass
-        try:
-            proc.wait(timeout=grace_s)
-        except subprocess.TimeoutExpired:
-            try:
-                if sys.platform == "win32":
-                    proc.kill()
-                else:
-                    os.killpg(proc.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
-            proc.wait()
-    if sys.platform != "win32":  # children that outlived the leader (e.g. data loader workers)
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
-    return time.monotonic() - start
-
-
-def _kill_leftovers(proc: subprocess.Popen) -> None:
-    """Kill what is left of the backend's process group once the backend itself has exited."""
-    if sys.platform == "win32":
-        return
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError, OSError):
-        pass
+    return child_process.stop_group(proc, grace_s)
 
 
 def _signal_name(code: int) -> str:
@@ -210,7 +169,7 @@ def run_backend(command: str, args: list[str], feedback=None, *, env: dict | Non
             if exited_at is None and proc.poll() is not None:
                 exited_at = time.monotonic()
             elif exited_at is not None and time.monotonic() - exited_at > ORPHAN_GRACE_S:
-                _kill_leftovers(proc)  # the backend is gone; a child of it still holds the pipes
+                child_process.kill_group(proc)  # the backend is gone; a child of it still holds the pipes
                 if time.monotonic() - exited_at > ORPHAN_GRACE_S + 1.0:
                     break  # a child outside its group: stop listening, the answer is in
             if final_at is not None and time.monotonic() - final_at > EXIT_GRACE_S:
@@ -257,7 +216,7 @@ def run_backend(command: str, args: list[str], feedback=None, *, env: dict | Non
         if proc.poll() is None and (cancelled or refused or final is None):
             stop_process_group(proc)
         code = proc.wait()
-        _kill_leftovers(proc)
+        child_process.kill_group(proc)
         for reader in readers:
             reader.join(timeout=1)
         for stream in (proc.stdout, proc.stderr):

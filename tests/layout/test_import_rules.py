@@ -97,3 +97,13 @@ def test_a_planted_core_import_in_the_provider_is_named(tmp_path):
     found = import_graph.breaches(import_graph.build(root))
     assert "processing_algorithms.atlas imports geofidelity_plugin.core.errors — the provider imports only the " \
            "QGIS room and the specification" in found
+
+
+def test_one_child_process_runner():
+    """The backend runs and the setup tool's steps start and stop their children through
+    core/child_process.py alone: no other module makes or signals a process group."""
+    group_calls = ("start_new_session", "CREATE_NEW_PROCESS_GROUP", "killpg(")
+    found = sorted(str(path.relative_to(REPO)) for package in import_graph.PACKAGES
+                   for path in (REPO / package).rglob("*.py")
+                   if any(call in path.read_text(encoding="utf-8") for call in group_calls))
+    assert found == ["geofidelity_plugin/core/child_process.py"]
