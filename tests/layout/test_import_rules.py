@@ -107,3 +107,16 @@ def test_one_child_process_runner():
                    for path in (REPO / package).rglob("*.py")
                    if any(call in path.read_text(encoding="utf-8") for call in group_calls))
     assert found == ["geofidelity_plugin/core/child_process.py"]
+
+
+def test_every_hub_id_of_the_catalogue_is_written_once():
+    """Each model the model manager knows has its hub id as a literal in one place of the source
+    (the generators' table, the vision ids, a stage's options); everything else imports it."""
+    from geofidelity_plugin.core.models.registry import MODELS
+
+    sources = {path: path.read_text(encoding="utf-8") for package in import_graph.PACKAGES
+               for path in (REPO / package).rglob("*.py")}
+    written = {entry.repo_id: sorted(str(p.relative_to(REPO)) for p, text in sources.items()
+                                     for _ in range(text.count(f'"{entry.repo_id}"') + text.count(f"'{entry.repo_id}'")))
+               for entry in MODELS.values()}
+    assert {repo: places for repo, places in written.items() if len(places) != 1} == {}

@@ -10,7 +10,8 @@ A revision is a commit id where one was read from the Hub's history; "main" else
 commit actually downloaded is then recorded beside the snapshot (and in every run's manifest).
 The generators — name, hub id, licence, gate, revision and size — come from the one table of
 :mod:`..generation.generators` (``GENERATORS``), so no generator is written twice; the MFP and
-GeoDiv models' hub ids from those stages' option tables.
+GeoDiv models' hub ids from those stages' option tables, the vision models' from
+:mod:`..vision.model_refs`.
 """
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from ..errors import InputError
 from ..generation.generators import GB, GENERATORS, published_size as _params
 from ..geodiv.options import DEFAULT_VQA_MODEL
 from ..map_fidelity.options import PAPER_MODEL
+from ..vision.model_ids import CLIP_VIT_B32, CLIP_VIT_L14, DINOV2_SMALL, MASK2FORMER_VISTAS, SIGLIP_SO400M
 from ..vision.precision import DEFAULT_FEATURE_MODEL
 
 MB = 1000 ** 2
@@ -77,24 +79,24 @@ _OTHERS = (
     ModelEntry("dinov2-base", DEFAULT_FEATURE_MODEL, "feature model (DINOv2-B/14, the protocol's)", "transformers",
                "Apache-2.0", revision="369b1309d0ea32e09fdc25ee029917e2e5a2db8f",
                approx_bytes=346 * MB, size_source=_LISTED + ": model.safetensors 346 MB"),
-    ModelEntry("dinov2-small", "facebook/dinov2-small", "feature model (DINOv2-S/14)", "transformers",
+    ModelEntry("dinov2-small", DINOV2_SMALL, "feature model (DINOv2-S/14)", "transformers",
                "Apache-2.0", revision="ed25f3a31f01632728cabb09d1542f84ab7b0056",
                approx_bytes=int(88.2 * MB), size_source=_LISTED + ": model.safetensors 88.2 MB"),
-    ModelEntry("mask2former-vistas", "facebook/mask2former-swin-large-mapillary-vistas-semantic",
+    ModelEntry("mask2former-vistas", MASK2FORMER_VISTAS,
                "segmentation (Mask2Former Swin-L, Mapillary Vistas): GADS and curation", "transformers",
                "other (see the model card)", approx_bytes=866 * MB,
                size_source=_LISTED + ": model.safetensors 866 MB"),
-    ModelEntry("siglip-so400m", "google/siglip-so400m-patch14-384", "urban-scene filter (SigLIP): curation",
+    ModelEntry("siglip-so400m", SIGLIP_SO400M, "urban-scene filter (SigLIP): curation",
                "transformers", "Apache-2.0", revision="9fdffc58afc957d1a03a25b10dba0329ab15c2a3",
                approx_bytes=int(3.51 * GB), size_source=_LISTED + ": model.safetensors 3.51 GB"),
-    ModelEntry("clip-vit-base-patch32", "openai/clip-vit-base-patch32",
+    ModelEntry("clip-vit-base-patch32", CLIP_VIT_B32,
                "image–text similarity (CLIP ViT-B/32): the CLIP check (method §7)", "transformers",
                "not stated on the model card", approx_bytes=int(605 * MB),
                size_source=_LISTED + ": model.safetensors 605 MB"),
     ModelEntry("dino-vitb8", PAPER_MODEL, "MFP feature model (DINO ViT-B/8, the paper's; method §10)",
                "transformers", "Apache-2.0", approx_bytes=int(343 * MB),
                size_source=_LISTED + ": pytorch_model.bin 343 MB"),
-    ModelEntry("clip-vit-large", "openai/clip-vit-large-patch14", "image–text similarity (CLIP ViT-L/14)",
+    ModelEntry("clip-vit-large", CLIP_VIT_L14, "image–text similarity (CLIP ViT-L/14)",
                "transformers", "not stated on the model card", approx_bytes=int(1.71 * GB),
                size_source=_LISTED + ": model.safetensors 1.71 GB"),
     ModelEntry("qwen2.5-vl-7b-instruct", DEFAULT_VQA_MODEL,

@@ -8,6 +8,7 @@ from typing import Optional
 
 from ..errors import InputError
 # PRECISIONS: the choices the CLI and QGIS show for curation
+from ..vision.model_ids import MASK2FORMER_VISTAS, SIGLIP_SO400M
 from ..vision.precision import DEFAULT_PRECISION, PRECISIONS, check_precision  # noqa: F401
 
 # -- fetch (method §2 "Mapillary images inside the road buffer") -----------------------------
@@ -35,7 +36,7 @@ COVERAGE_RADIUS_M = 30.0
 COVERAGE_GAP_RADIUS_M = 20.0
 
 # -- curation: filter 4 (SigLIP urban scene) --------------------------------------------------
-DEFAULT_SIGLIP_MODEL = "google/siglip-so400m-patch14-384"
+DEFAULT_SIGLIP_MODEL = SIGLIP_SO400M
 STREET_PROMPT = "a street-level photo of a city street"
 DISTRACTOR_PROMPTS = (
     "a photo of an indoor room",
@@ -48,8 +49,8 @@ DISTRACTOR_PROMPTS = (
 )
 
 # -- curation: filter 5 (Mapillary-Vistas ratios) ---------------------------------------------
-#: the Mask2Former model the method names; the same id as ``vision.semantics.DEFAULT_MODEL``
-DEFAULT_VISTAS_MODEL = "facebook/mask2former-swin-large-mapillary-vistas-semantic"
+#: the Mask2Former model the method names (GADS uses the same)
+DEFAULT_VISTAS_MODEL = MASK2FORMER_VISTAS
 #: Default method §2 filter 5 rules: "a+b" sums attributes; (min, max), None = open.
 DEFAULT_VISTAS_RATIOS = {"sky": (0.01, 0.55), "road+sidewalk": (0.05, None),
                          "building": (0.03, None), "vehicle": (None, 0.30)}

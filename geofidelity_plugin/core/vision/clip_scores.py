@@ -21,12 +21,13 @@ from geofidelity_plugin.core.models.resolve import ModelNotPresent, local_model
 from geofidelity_plugin.core.progress import Progress, check_cancel
 from geofidelity_plugin.core.vision.feature_cache import CacheKey
 from geofidelity_plugin.core.vision.features import exact_fp32, torch_dtype
+from geofidelity_plugin.core.vision.model_ids import CLIP_VIT_B32
 from geofidelity_plugin.core.vision.images import LOADER_VERSION, ImageError, content_hash, load_rgb
 from geofidelity_plugin.core.vision.precision import DEFAULT_BATCH_SIZE, DEFAULT_PRECISION, check_precision
 
 log = logging.getLogger("geofidelity")
 
-DEFAULT_CLIP_MODEL = "openai/clip-vit-base-patch32"
+DEFAULT_CLIP_MODEL = CLIP_VIT_B32
 #: what ``--clip-model auto`` means: the protocol's model when it is in the models folder
 AUTO = "auto"
 

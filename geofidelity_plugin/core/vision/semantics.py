@@ -35,13 +35,14 @@ from geofidelity_plugin.core.progress import Progress, check_cancel
 from geofidelity_plugin.core.vision.feature_cache import CacheKey
 from geofidelity_plugin.core.vision.devices import exact_fp32, torch_dtype
 from geofidelity_plugin.core.vision.images import LOADER_VERSION, ImageError, content_hash, load_rgb
+from geofidelity_plugin.core.vision.model_ids import MASK2FORMER_VISTAS
 from geofidelity_plugin.core.vision.model_refs import check_semantic_model
 from geofidelity_plugin.core.vision.precision import DEFAULT_PRECISION, check_precision
 from geofidelity_plugin.core.vision.vistas_mapping import (ATTRIBUTES, RECORDING_CAR_ALTERNATIVE, AttributeMapping, GroupsLike, RatioResult, check_mapping_against_model, default_mapping_path, load_attribute_mapping, ratios_from_label_map)
 
 log = logging.getLogger("geofidelity")
 
-DEFAULT_MODEL = "facebook/mask2former-swin-large-mapillary-vistas-semantic"
+DEFAULT_MODEL = MASK2FORMER_VISTAS
 # Mask2Former's post-processing first resamples its masks to 384 × 384, so a label map much
 # larger than that adds no information, only memory (65 float planes of the target size);
 # ratios are area fractions, so the cap moves them by boundary pixels only.
