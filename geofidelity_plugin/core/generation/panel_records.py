@@ -164,3 +164,18 @@ def refuse_mixing(generator: str, rows: list, samples_of: dict, known: dict, roo
         mismatches.add(differences(image_key(earlier, "", None), image_key(info, "", None)))
         if mismatches:
             raise InputError(mismatches.message(generator, f"the folder {root}"))
+
+
+def generated_by(store: BenchmarkStore | None, model: str) -> dict[tuple[str, str, int], dict]:
+    """The store's generated images of ``model``, by (condition, segment, sample); none without a store."""
+    if store is None:
+        return {}
+    return {(cond, sid, int(img["sample_index"])): img
+            for (name, cond, sid), imgs in store.generated_panels().items() if name == model for img in imgs}
+
+
+def already_made(record: dict | None, target: Path, seed: int, prompt: str, info: dict) -> bool:
+    """The record's file is ``target``, it exists, and its resume key is this run's."""
+    if record is None or not target.is_file():
+        return False
+    return not differences(recorded_key(record), image_key(info, prompt, seed, target))

@@ -296,3 +296,21 @@ def _check_template(key: str, template: Any) -> None:
         template.format(**_SAMPLE)
     except (ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
         raise InputError(f"prompt template {label} cannot be filled in ({exc}): {template!r}") from None
+
+
+def check_prompt_row(row) -> None:
+    """A prompt row names its segment (usable as a folder name), a known condition and a prompt."""
+    for attr in ("segment_id", "condition", "prompt"):
+        if not getattr(row, attr, None):
+            raise InputError(f"prompt row {row!r} has no {attr}")
+    if row.condition not in CONDITIONS:
+        raise InputError(f"prompt row for {row.segment_id} has unknown condition {row.condition!r}; "
+                         f"use {', '.join(CONDITIONS)}")
+    if "/" in row.segment_id or "\\" in row.segment_id or row.segment_id in (".", ".."):
+        raise InputError(f"segment_id {row.segment_id!r} cannot be a folder name")
+
+
+def prompt_meta(row) -> dict:
+    """The row's prompt metadata (JSON text or a mapping) as a dict."""
+    meta = getattr(row, "prompt_meta", None) or {}
+    return json.loads(meta) if isinstance(meta, str) else dict(meta)

@@ -36,8 +36,8 @@ from .component_sizes import generator_sizes
 from .generators import GENERATORS, GeneratorSpec, check_name, check_settings, normalise_dtype
 from .memory_plan import MemoryPlan, apply_plan, choose_plan, device_budget, free_ram
 from .model_files import config_class, local_folder, quiet_loading, revision_of, unavailable_message, version_of
-from .panel_records import differences, forget_samples, image_key, recorded_key, refuse_mixing
-from .prompts import CONDITIONS
+from .panel_records import already_made, forget_samples, generated_by, refuse_mixing
+from .prompts import check_prompt_row, prompt_meta
 from .seeds import SEED_SCHEME, seed_for, seed_mode
 
 log = logging.getLogger("geofidelity")
@@ -240,11 +240,11 @@ class GenerationRunner:
             out_dir = store.root / "generations"
         root = Path(out_dir) / self.name
         for row in rows:
-            _check_row(row)
+            check_prompt_row(row)
         announce_stage(progress, f"checking the images {self.name} already made")
         plan = self.plan_for(int(samples))
         info = self.model_info()
-        known = _recorded(store, self.name)
+        known = generated_by(store, self.name)
         samples_of: dict[tuple[str, str], list[int]] = {}
         for condition, segment_id, sample in known:
             samples_of.setdefault((condition, segment_id), []).append(sample)
@@ -267,7 +267,7 @@ class GenerationRunner:
                 for sample in range(samples):
                     target = root / row.condition / row.segment_id / f"{sample:02d}.jpg"
                     record = known.get((row.condition, row.segment_id, sample))
-                    if _already_made(record, target, seed_of(row, sample), row.prompt, info):
+                    if already_made(record, target, seed_of(row, sample), row.prompt, info):
                         result.skipped_existing += 1
                         done += 1
                     else:
@@ -307,7 +307,7 @@ class GenerationRunner:
             if record is None:
                 continue
             target = root / row.condition / row.segment_id / f"{sample:02d}.jpg"
-            if not _already_made(record, target, seed_of(row, sample), row.prompt, info):
+            if not already_made(record, target, seed_of(row, sample), row.prompt, info):
                 stale[sample] = Path(record["abs_path"])
         if not stale:
             return False
@@ -346,7 +346,7 @@ class GenerationRunner:
         for image, (sample, seed, target) in zip(output.images, chunk):
             with atomic.atomic_path(target) as tmp:
                 image.convert("RGB").save(tmp, format="JPEG", quality=JPEG_QUALITY)
-            meta = dict(_row_meta(row))
+            meta = dict(prompt_meta(row))
             meta.update({"generation": info, "seed": seed, "sample_index": sample, **options})
             records.append(GeneratedImage(
                 model=self.name, condition=row.condition, segment_id=row.segment_id, sample_index=sample,
@@ -365,36 +365,6 @@ class GenerationRunner:
                                       inputs=inputs, outputs=outputs, models=[info], memory_plan=memory))
         if store is not None:
             store.set_meta(f"generation:{self.name}", {"model": info, "options": options, "memory_plan": memory})
-
-
-def _check_row(row) -> None:
-    for attr in ("segment_id", "condition", "prompt"):
-        if not getattr(row, attr, None):
-            raise InputError(f"prompt row {row!r} has no {attr}")
-    if row.condition not in CONDITIONS:
-        raise InputError(f"prompt row for {row.segment_id} has unknown condition {row.condition!r}; "
-                         f"use {', '.join(CONDITIONS)}")
-    if "/" in row.segment_id or "\\" in row.segment_id or row.segment_id in (".", ".."):
-        raise InputError(f"segment_id {row.segment_id!r} cannot be a folder name")
-
-
-def _row_meta(row) -> dict:
-    meta = getattr(row, "prompt_meta", None) or {}
-    return json.loads(meta) if isinstance(meta, str) else dict(meta)
-
-
-def _recorded(store: BenchmarkStore | None, model: str) -> dict[tuple[str, str, int], dict]:
-    if store is None:
-        return {}
-    return {(cond, sid, int(img["sample_index"])): img
-            for (name, cond, sid), imgs in store.generated_panels().items() if name == model for img in imgs}
-
-
-def _already_made(record: dict | None, target: Path, seed: int, prompt: str, info: dict) -> bool:
-    """The record's file is ``target``, it exists, and its resume key is this run's."""
-    if record is None or not target.is_file():
-        return False
-    return not differences(recorded_key(record), image_key(info, prompt, seed, target))
 
 
 def _cancel_callback(pipe, progress: Progress | None, where: str) -> dict:

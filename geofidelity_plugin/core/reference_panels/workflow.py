@@ -6,7 +6,6 @@ the images that pass them.
 """
 from __future__ import annotations
 
-import csv
 from collections import Counter
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -20,6 +19,7 @@ from geofidelity_plugin.core.reference_panels.mapillary.breaker import advice
 from geofidelity_plugin.core.reference_panels.coverage.segment_coverage import (SegmentCoverage, segment_coverage)
 from .inputs import LOAD_SEGMENTS, check_store_has_a_source  # noqa: F401 (public here too)
 from .inputs import check_coverage_numbers, check_search_numbers
+from geofidelity_plugin.core.reference_panels.curation.audit_csv import read_audit_csv
 from geofidelity_plugin.core.reference_panels.curation.metadata_tiers import SegmentGeometry, metadata_verdict
 from .options import (COVERAGE_GAP_RADIUS_M, COVERAGE_RADIUS_M, FETCH_BUFFER_M, FETCH_REFRESH_BATCH,
                       FETCH_REQUESTS_PER_SECOND, FETCH_SEARCH_PAD_M, FETCH_TILE_STEP_M, FETCH_TIMEOUT_S,
@@ -171,53 +171,6 @@ def _stopped_message(stopped: str, empty: list[str], not_fetched: list[str]) -> 
         parts.append(f"Not fetched yet: {_names(not_fetched)}.")
     parts.append(RERUN[0].upper() + RERUN[1:] + ".")
     return " ".join(parts)
-
-
-def read_audit_csv(path: str | Path) -> list[tuple[str, str | None, str | None]]:
-    """``image_id,decision[,segment_id]`` rows; decision accept / reject / empty (clears). Two
-    rows that give one image different decisions (for the same segment, or one of them for every
-    segment) are an error naming the image and both rows: no row silently wins."""
-    path = Path(path)
-    if not path.is_file():
-        raise InputError(f"audit CSV not found: {path} — give a CSV file with the columns "
-                         "image_id,decision[,segment_id]")
-    try:
-        with open(path, newline="", encoding="utf-8-sig") as fh:
-            reader = csv.DictReader(fh)
-            names = [f.strip() for f in reader.fieldnames or ()]
-            if not {"image_id", "decision"} <= set(names):
-                raise InputError(f"audit CSV {path} needs columns image_id,decision[,segment_id]; its "
-                                 f"header is {','.join(names) or 'empty'}")
-            reader.fieldnames = names
-            out, seen = [], {}
-            for n, row in enumerate(reader, start=2):
-                decision = (row.get("decision") or "").strip().lower() or None
-                if decision not in ("accept", "reject", None):
-                    raise InputError(f"audit CSV {path} row {n}: decision {row['decision']!r} is not "
-                                     "accept/reject/empty")
-                image_id = (row.get("image_id") or "").strip()
-                if image_id:
-                    segment_id = (row.get("segment_id") or "").strip() or None
-                    _check_audit_conflict(path, seen.setdefault(image_id, []), image_id, n, decision,
-                                          segment_id)
-                    out.append((image_id, decision, segment_id))
-    except UnicodeDecodeError:
-        raise InputError(f"audit CSV {path} is not UTF-8 text — save it as CSV UTF-8 with the "
-                         "columns image_id,decision[,segment_id]") from None
-    except csv.Error as exc:
-        raise InputError(f"audit CSV {path} is not a readable CSV ({exc})") from None
-    return out
-
-
-def _check_audit_conflict(path: Path, earlier: list, image_id: str, row: int, decision, segment_id) -> None:
-    for other_row, other_decision, other_segment in earlier:
-        overlap = segment_id is None or other_segment is None or segment_id == other_segment
-        if overlap and other_decision != decision:
-            where = f" for segment {segment_id or other_segment}" if (segment_id or other_segment) else ""
-            raise InputError(f"audit CSV {path} gives image {image_id} two decisions{where}: "
-                             f"{other_decision or 'empty'} in row {other_row} and {decision or 'empty'} "
-                             f"in row {row} — keep one row per image (and segment)")
-    earlier.append((row, decision, segment_id))
 
 
 def curate_store(store: BenchmarkStore, options=None, audit_csv: str | Path | None = None,

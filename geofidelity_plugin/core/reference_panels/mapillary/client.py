@@ -37,7 +37,7 @@ from geofidelity_plugin.core.reference_panels.mapillary.breaker import FAILURE_B
 from geofidelity_plugin.core.reference_panels.mapillary.thumbnails import (DownloadResult, ThumbnailFailed, download_thumbnails, retry_after_seconds)
 from geofidelity_plugin.core.reference_panels.options import DEFAULT_BASE_URL, FETCH_REFRESH_BATCH  # noqa: F401 (public here too)
 from geofidelity_plugin.core.reference_panels.mapillary.records import ImageRecord, SkippedItems  # noqa: F401 (public here too)
-from geofidelity_plugin.core.reference_panels.mapillary.renewal import checked_url
+from geofidelity_plugin.core.reference_panels.mapillary.renewal import checked_url, urls_of_batch
 from geofidelity_plugin.core.reference_panels.mapillary.stopping import AbortableAdapter, stop_pool
 from geofidelity_plugin.core.reference_panels.mapillary.throttle import TokenBucket  # noqa: F401 (public here too)
 from geofidelity_plugin.core.reference_panels.mapillary.tiles import Box, split_box, tiles_along
@@ -389,18 +389,6 @@ class MapillaryClient:
         """Newly signed thumbnail URLs of several images in one request,
         ``GET /images?image_ids=…&fields=id,thumb_1024_url`` (:mod:`.renewal`). Ids missing from
         the answer, or given no usable URL, are left out: they are asked for alone."""
-        wanted = set(image_ids)
         payload = self._api_get("/images", {"image_ids": ",".join(image_ids), "fields": "id,thumb_1024_url"},
                                 stopped, f"thumbnail URL request for {len(image_ids)} images")
-        items = payload.get("data")
-        if not isinstance(items, list):
-            raise RemoteServiceError("Mapillary answered a thumbnail URL request without a 'data' list")
-        out = {}
-        for item in items:
-            image_id = str(item.get("id")) if isinstance(item, dict) else None
-            if image_id in wanted:
-                try:
-                    out[image_id] = checked_url(item.get("thumb_1024_url"), self.redact)
-                except ThumbnailFailed:
-                    pass
-        return out
+        return urls_of_batch(payload, image_ids, self.redact)

@@ -44,6 +44,23 @@ def checked_url(url, redact: Callable[[str], str]) -> str:
     return url
 
 
+def urls_of_batch(payload: dict, image_ids: list[str], redact: Callable[[str], str]) -> dict[str, str]:
+    """The usable thumbnail URLs of a batch answer (``{"data": [{"id", "thumb_1024_url"}, …]}``), by
+    image id, for the ids asked for; an answer without a ``data`` list is a service error."""
+    items = payload.get("data")
+    if not isinstance(items, list):
+        raise RemoteServiceError("Mapillary answered a thumbnail URL request without a 'data' list")
+    wanted, out = set(image_ids), {}
+    for item in items:
+        image_id = str(item.get("id")) if isinstance(item, dict) else None
+        if image_id in wanted:
+            try:
+                out[image_id] = checked_url(item.get("thumb_1024_url"), redact)
+            except ThumbnailFailed:
+                pass
+    return out
+
+
 def _wait(seconds: float, stopped: Callable[[], bool]) -> None:
     end = time.monotonic() + seconds
     while (left := end - time.monotonic()) > 0:
