@@ -8,6 +8,22 @@ _APP = None
 _PROVIDERS = []  # keep the Python provider alive: the registry does not own its Python half
 
 
+def start_qgis_for(task: str, instead: str):
+    """Start QGIS for a backend command that draws with it (the atlas, the MFP reference render);
+    an ``InputError`` that says ``task`` needs QGIS and how to get it, or ``instead``, when this
+    Python cannot import it. The warning filters stay the caller's (QGIS's start-up changes them)."""
+    import warnings
+
+    from geofidelity_plugin.core.errors import InputError
+
+    try:
+        with warnings.catch_warnings():
+            return start_qgis()
+    except ImportError as exc:
+        raise InputError(f"{task} needs QGIS, which this Python cannot import ({exc}) — run the backend in a venv "
+                         f"made with --system-site-packages beside Debian's QGIS, {instead}") from None
+
+
 def start_qgis():
     """Initialise QgsApplication and Processing once; returns the application."""
     global _APP

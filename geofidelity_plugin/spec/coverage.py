@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from geofidelity_plugin.core.reference_panels.options import COVERAGE_GAP_RADIUS_M, COVERAGE_RADIUS_M
 from geofidelity_plugin.spec.options import CommandSpec, Option, Result
+from geofidelity_plugin.spec.shared import STORE
 
 GAPS = Result("GAPS", "Uncovered stretches")
 SEGMENTS = Result("SEGMENTS", "Segments audited")
@@ -16,8 +17,7 @@ COVERAGE = CommandSpec(
     command="coverage",
     help="2c · coverage audit and gaps per segment",
     options=(
-        Option("STORE", "--store", "file", "Benchmark store (.sqlite)", required=True,
-               file_filter="SQLite (*.sqlite)", record=False),
+        STORE,
         Option("OUTPUT", "--out", "file_out", "Coverage",
                help="coverage GeoPackage (layers coverage, coverage_gaps, coverage_images, coverage_buffers, "
                     "coverage_cities, coverage_dates); the city summary CSV and the run manifest go beside it",

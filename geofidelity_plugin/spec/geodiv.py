@@ -5,6 +5,7 @@ from __future__ import annotations
 from geofidelity_plugin.core.geodiv.options import (DEFAULT_BATCH_SIZE, DEFAULT_GROUP_BY, DEFAULT_PER_GROUP,
                                                     DEFAULT_PRECISION, NO_MODEL)
 from geofidelity_plugin.spec.options import CommandSpec, Option, Result
+from geofidelity_plugin.spec.shared import DEVICE
 
 #: results: the tables (one output each, keyed like the core's paths), the manifest, the layer
 GROUPS = Result("GROUPS", "Diversity per group (CSV)", "file")
@@ -52,8 +53,7 @@ GEODIV = CommandSpec(
         Option("QUESTIONS", "--questions", "file", "Question set (JSON)",
                help="question-set JSON (default: the street-scene set)", extension="json", advanced=True,
                record=False),
-        Option("DEVICE", "--device", "text", "Device: cpu, cuda, cuda:N or mps (empty: the GPU when there is one)",
-               help="cpu, cuda, cuda:N or mps (default: CUDA when present)", advanced=True),
+        DEVICE,
         Option("PRECISION", "--precision", "text", "Precision (fp32, bf16, fp16)",
                help="fp32, bf16 or fp16", default=DEFAULT_PRECISION, advanced=True),
         Option("DROP_ZERO_OPTIONS", "--drop-zero-options", "flag",

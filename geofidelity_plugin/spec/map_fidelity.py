@@ -8,6 +8,7 @@ from geofidelity_plugin.core.map_fidelity.options import (DEFAULT_BACKGROUND, DE
                                                           DEFAULT_MODEL, DEFAULT_OVERLAP, DEFAULT_TILE,
                                                           OFFLINE_MODEL_FOLDER, OSM_LAYERS, PAPER_MODEL)
 from geofidelity_plugin.spec.options import CommandSpec, Option, Result
+from geofidelity_plugin.spec.shared import DEVICE
 
 #: a vector layer output in QGIS (the GeoPackage's tile layer), so outside ``MFP.results``
 TILES = Result("TILES", "MFP per tile", "file")
@@ -50,8 +51,7 @@ MFP = CommandSpec(
                default=DEFAULT_OVERLAP, rule="non-negative-count", advanced=True),
         Option("BATCH_SIZE", "--batch-size", "integer", "Tiles per forward pass", help="tiles per forward pass",
                default=DEFAULT_BATCH_SIZE, rule="count", advanced=True),
-        Option("DEVICE", "--device", "text", "Device: cpu, cuda, cuda:N or mps (empty: the GPU when there is one)",
-               help="cpu, cuda, cuda:N or mps (default: CUDA when present)", advanced=True),
+        DEVICE,
         Option("BACKGROUND", "--background", "text", "Background colour of the rendered reference",
                help="background colour of a rendered reference", default=DEFAULT_BACKGROUND, advanced=True),
         Option("DPI", "--dpi", "number", "Render dpi (sizes in mm or points)",

@@ -3,7 +3,6 @@ with its map over the context, image strips, scores beside the real anchors, cov
 the attributions (docs/atlas.md). Draws with QGIS (a headless one here), not with torch."""
 from __future__ import annotations
 
-import warnings
 
 from geofidelity_plugin.backend.commands.progress import progress_for
 from geofidelity_plugin.spec import atlas as spec
@@ -25,18 +24,10 @@ def register(sub) -> None:
 def cmd_atlas(args) -> int:
     from geofidelity_plugin.qgis_side.atlas_build import build_atlas, check_inputs
     from geofidelity_plugin.core import events
-    from geofidelity_plugin.core.errors import InputError
+    from geofidelity_plugin.qgis_side.qgis_env import start_qgis_for
 
     check_inputs(args.store, args.segments, args.coverage, args.evaluation, args.out)  # before QGIS starts
-    try:
-        with warnings.catch_warnings():  # QGIS's start-up changes the warning filters: keep ours
-            from geofidelity_plugin.qgis_side.qgis_env import start_qgis
-
-            start_qgis()
-    except ImportError as exc:
-        raise InputError(f"the atlas is drawn by QGIS, which this Python cannot import ({exc}) — run the backend "
-                         "in a venv made with --system-site-packages beside Debian's QGIS, or use "
-                         "geofidelity:atlas in QGIS") from None
+    start_qgis_for("the atlas", "or use geofidelity:atlas in QGIS")
     progress = progress_for("atlas", args.quiet)
     try:
         events.announce_stage(progress, "drawing the atlas pages")

@@ -8,7 +8,6 @@ Debian's QGIS); it runs before the ViT is loaded."""
 from __future__ import annotations
 
 import argparse
-import warnings
 from pathlib import Path
 
 from geofidelity_plugin.backend.commands.progress import progress_for
@@ -56,17 +55,11 @@ def render(args, out: Path, progress) -> tuple[Path, str]:
     from geofidelity_plugin.core.errors import InputError
     from geofidelity_plugin.core.map_fidelity.raster_io import MapRaster
 
-    try:
-        with warnings.catch_warnings():  # QGIS's start-up changes the warning filters: keep ours
-            from geofidelity_plugin.qgis_side.qgis_env import start_qgis
+    from geofidelity_plugin.qgis_side.qgis_env import start_qgis_for
 
-            start_qgis()
-            from geofidelity_plugin.qgis_side import map_render
-            from qgis.core import QgsVectorLayer
-    except ImportError as exc:
-        raise InputError(f"rendering the reference needs QGIS, which this Python cannot import ({exc}) — run the "
-                         "backend in a venv made with --system-site-packages beside Debian's QGIS, use "
-                         "geofidelity:mfp in QGIS, or give --reference RASTER") from None
+    start_qgis_for("rendering the reference", "use geofidelity:mfp in QGIS, or give --reference RASTER")
+    from geofidelity_plugin.qgis_side import map_render
+    from qgis.core import QgsVectorLayer
     grid = MapRaster(args.generated).grid
     if args.osm:
         names = [n.strip() for n in args.osm_layers.split(",") if n.strip()]

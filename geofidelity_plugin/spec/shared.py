@@ -1,0 +1,18 @@
+"""The options several commands share, written once: the benchmark store and the device. A
+command that words one differently takes it with :func:`dataclasses.replace` (its label, its help),
+so the name, the flag, the kind and what the manifest records stay one."""
+from __future__ import annotations
+
+from geofidelity_plugin.spec.options import Option
+
+#: the benchmark store a command reads and writes (its path is an input of the run, not an option)
+STORE = Option("STORE", "--store", "file", "Benchmark store (.sqlite)", help="benchmark store (.sqlite)",
+               required=True, file_filter="SQLite (*.sqlite)", record=False)
+#: the store of a command that makes it when it is missing (fetch, galleries)
+NEW_STORE = Option("STORE", "--store", "file", "Benchmark store (.sqlite; created if missing)",
+                   help="benchmark store (.sqlite), created if missing", required=True,
+                   file_filter="SQLite (*.sqlite)", record=False)
+#: the device of the models a command runs
+DEVICE = Option("DEVICE", "--device", "text", "Device: cpu, cuda, cuda:N or mps (empty: the GPU when there is one)",
+                help="cpu, cuda, cuda:N or mps (default: CUDA when present; in QGIS the device of Settings › "
+                     "Options › GeoFidelity)", advanced=True)
