@@ -62,6 +62,7 @@ plugin:
 	sed -i 's/^INSTALLED = False$$/INSTALLED = True/' $(PLUGIN_DIR)/core/install_layout.py
 	grep -qx 'INSTALLED = True' $(PLUGIN_DIR)/core/install_layout.py
 	cp metadata.txt README.md LICENSE $(PLUGIN_DIR)/
+	cp -r docs $(PLUGIN_DIR)/docs
 	mkdir -p $(PLUGIN_DIR)/resources/backend && cp requirements.txt requirements.lock $(PLUGIN_DIR)/resources/backend/
 	find $(PLUGIN_DIR) -name '__pycache__' -prune -exec rm -rf {} +
 
@@ -110,6 +111,7 @@ styles: venv
 	$(PY) scripts/make_coverage_styles.py
 	$(PY) scripts/make_mfp_styles.py
 	$(PY) scripts/make_context_styles.py
+	$(SYSTEM_PYTHON) scripts/make_help.py
 
 model: venv
 	$(PY) scripts/make_model.py

@@ -9,28 +9,24 @@ designer and save over it).
 """
 from __future__ import annotations
 
-from qgis.core import Qgis, QgsProcessingAlgorithm
+from qgis.core import Qgis
 
 from geofidelity_plugin.qgis_side.processing_spec import add_parameters, values
 from geofidelity_plugin.spec import atlas as spec
 
+from .algorithm import GeoFidelityAlgorithm
 from .common import FeedbackProgress, user_errors
 
 
-class AtlasAlgorithm(QgsProcessingAlgorithm):
+class AtlasAlgorithm(GeoFidelityAlgorithm):
+    GROUP = "show"
     OUTPUT = "OUTPUT"
 
     def name(self):
         return "atlas"
 
     def displayName(self):  # noqa: N802
-        return "5 · Atlas PDF (one page per segment)"
-
-    def group(self):
-        return "5 · Show"
-
-    def groupId(self):  # noqa: N802
-        return "show"
+        return "5b · Atlas PDF (one page per segment)"
 
     def flags(self):
         return super().flags() | Qgis.ProcessingAlgorithmFlag.NoThreading  # print layouts draw on the main thread

@@ -2,26 +2,20 @@
 ``build-galleries`` in the backend process, docs/backend-protocol.md)."""
 from __future__ import annotations
 
-from qgis.core import QgsProcessingAlgorithm
-
 from geofidelity_plugin.qgis_side.processing_spec import add_parameters, command_line
 from geofidelity_plugin.spec import galleries as spec
 
+from .algorithm import GeoFidelityAlgorithm
 from .common import run_backend, user_errors
 
 
-class BuildGalleriesAlgorithm(QgsProcessingAlgorithm):
+class BuildGalleriesAlgorithm(GeoFidelityAlgorithm):
+    GROUP = "evaluate"
     def name(self):
         return "build_galleries"
 
     def displayName(self):  # noqa: N802
-        return "3 · Build retrieval galleries"
-
-    def group(self):
-        return "4 · Evaluate"
-
-    def groupId(self):  # noqa: N802
-        return "evaluate"
+        return "4a · Build retrieval galleries"
 
     def shortHelpString(self):  # noqa: N802
         return ("For every segment: the nearest segment of the same city, another segment of the same city in a "

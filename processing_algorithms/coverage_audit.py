@@ -2,26 +2,20 @@
 the backend process (``coverage``)."""
 from __future__ import annotations
 
-from qgis.core import QgsProcessingAlgorithm
-
 from geofidelity_plugin.qgis_side.processing_spec import add_parameters, command_line
 from geofidelity_plugin.spec import coverage as spec
 
+from .algorithm import GeoFidelityAlgorithm
 from .common import load_backend_layers, run_backend, user_errors
 
 
-class CoverageAuditAlgorithm(QgsProcessingAlgorithm):
+class CoverageAuditAlgorithm(GeoFidelityAlgorithm):
+    GROUP = "reference_panels"
     def name(self):
         return "coverage_audit"
 
     def displayName(self):  # noqa: N802
         return "2c · Coverage audit"
-
-    def group(self):
-        return "2 · Reference panels"
-
-    def groupId(self):  # noqa: N802
-        return "reference_panels"
 
     def shortHelpString(self):  # noqa: N802
         return ("Per segment: images kept, rejected per tier, capped, images per km, distinct sequences, the "

@@ -4,27 +4,22 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from qgis.core import QgsProcessingAlgorithm
 
 from geofidelity_plugin.qgis_side.processing_spec import add_outputs, parameter, values
 from geofidelity_plugin.spec import curation as spec
 from geofidelity_plugin.spec.options import argv
 
+from .algorithm import GeoFidelityAlgorithm
 from .common import device_or_default, load_backend_layers, run_backend, user_errors
 
 
-class CuratePanelsAlgorithm(QgsProcessingAlgorithm):
+class CuratePanelsAlgorithm(GeoFidelityAlgorithm):
+    GROUP = "reference_panels"
     def name(self):
         return "curate_panels"
 
     def displayName(self):  # noqa: N802
         return "2b · Curate reference panels"
-
-    def group(self):
-        return "2 · Reference panels"
-
-    def groupId(self):  # noqa: N802
-        return "reference_panels"
 
     def shortHelpString(self):  # noqa: N802
         return ("Filters the fetched images in the protocol's order, recording pass/fail and the measured value "

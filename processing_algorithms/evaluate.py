@@ -1,30 +1,24 @@
 """``geofidelity:evaluate`` — method §5–§7 scores, tables and a per-segment margin layer."""
 from __future__ import annotations
 
-from qgis.core import QgsProcessingAlgorithm
-
 from geofidelity_plugin.qgis_side.processing_spec import add_specification, values
 from geofidelity_plugin.spec import evaluation as spec
 from geofidelity_plugin.spec.options import argv
 
+from .algorithm import GeoFidelityAlgorithm
 from .common import device_or_default, load_backend_layers, run_backend, user_errors
 from .ray_option import PARAMETER as RAY_CLUSTER, add_ray_option, ray_parameter
 
 
-class EvaluateAlgorithm(QgsProcessingAlgorithm):
+class EvaluateAlgorithm(GeoFidelityAlgorithm):
+    GROUP = "evaluate"
     OUTPUT = "OUTPUT_FOLDER"
 
     def name(self):
         return "evaluate"
 
     def displayName(self):  # noqa: N802
-        return "4 · Evaluate generated panels"
-
-    def group(self):
-        return "4 · Evaluate"
-
-    def groupId(self):  # noqa: N802
-        return "evaluate"
+        return "4b · Evaluate generated panels"
 
     def shortHelpString(self):  # noqa: N802
         return ("Embeds every reference and generated image with DINOv2 (cached by content), then scores "

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from qgis.core import QgsProcessingAlgorithm, QgsProcessingException, QgsProcessingParameterAuthConfig
+from qgis.core import QgsProcessingException, QgsProcessingParameterAuthConfig
 
 from geofidelity_plugin.qgis_side.processing_spec import add_outputs, command_line, parameter
 from geofidelity_plugin.spec import fetch as spec
 
+from .algorithm import GeoFidelityAlgorithm
 from .common import load_backend_layers, run_backend, user_errors
 
 
@@ -38,7 +39,8 @@ def token_from_authcfg(authcfg: str) -> str | None:
 TOKEN_ENV = "MAPILLARY_ACCESS_TOKEN"
 
 
-class FetchMapillaryAlgorithm(QgsProcessingAlgorithm):
+class FetchMapillaryAlgorithm(GeoFidelityAlgorithm):
+    GROUP = "reference_panels"
     #: QGIS only: the token's authentication config (the token never becomes an option)
     AUTH = "AUTH"
 
@@ -47,12 +49,6 @@ class FetchMapillaryAlgorithm(QgsProcessingAlgorithm):
 
     def displayName(self):  # noqa: N802
         return "2a · Fetch Mapillary images"
-
-    def group(self):
-        return "2 · Reference panels"
-
-    def groupId(self):  # noqa: N802
-        return "reference_panels"
 
     def shortHelpString(self):  # noqa: N802
         return ("Searches Mapillary (Graph API v4) in boxes along each segment of the store (about every "

@@ -3,17 +3,19 @@
 Both run in the backend process (docs/backend-protocol.md): ``generate`` and ``import-generated``."""
 from __future__ import annotations
 
-from qgis.core import Qgis, QgsProcessingAlgorithm, QgsProcessingException
+from qgis.core import Qgis, QgsProcessingException
 
 from geofidelity_plugin.qgis_side.processing_spec import add_parameters, output, parameter, values
 from geofidelity_plugin.spec.options import CommandSpec, argv_of
 from geofidelity_plugin.spec import generation as spec
 
+from .algorithm import GeoFidelityAlgorithm
 from .common import device_or_default, run_backend, user_errors
 from .ray_option import PARAMETER as RAY_CLUSTER, add_ray_option, ray_parameter
 
 
-class GeneratePanelsAlgorithm(QgsProcessingAlgorithm):
+class GeneratePanelsAlgorithm(GeoFidelityAlgorithm):
+    GROUP = "generate"
     STORE, GENERATOR, CUSTOM, NAME = spec.STORE.name, spec.GENERATOR.name, spec.CUSTOM_FOLDER.name, \
         spec.CUSTOM_NAME.name
 
@@ -22,12 +24,6 @@ class GeneratePanelsAlgorithm(QgsProcessingAlgorithm):
 
     def displayName(self):  # noqa: N802
         return "3a · Generate panels (diffusers)"
-
-    def group(self):
-        return "3 · Generate"
-
-    def groupId(self):  # noqa: N802
-        return "generate"
 
     def shortHelpString(self):  # noqa: N802
         return ("Builds the prompts of method §4 for every segment — L0 (city), L1 (+ street and neighbourhood), "
@@ -84,18 +80,13 @@ class GeneratePanelsAlgorithm(QgsProcessingAlgorithm):
                 spec.GENERATIONS.key: run.path(spec.GENERATIONS.key), spec.MANIFEST.key: run.path(spec.MANIFEST.key)}
 
 
-class ImportGeneratedAlgorithm(QgsProcessingAlgorithm):
+class ImportGeneratedAlgorithm(GeoFidelityAlgorithm):
+    GROUP = "generate"
     def name(self):
         return "import_generated"
 
     def displayName(self):  # noqa: N802
         return "3b · Import a folder of generated images"
-
-    def group(self):
-        return "3 · Generate"
-
-    def groupId(self):  # noqa: N802
-        return "generate"
 
     def shortHelpString(self):  # noqa: N802
         return ("For generators outside the tool: reads {condition}/{segment_id}/{sample}.jpg (or "

@@ -3,28 +3,22 @@ real reference panels as the baseline (docs/method.md, GeoDiv); runs ``geodiv`` 
 process (docs/backend-protocol.md)."""
 from __future__ import annotations
 
-from qgis.core import QgsProcessingAlgorithm
-
 from geofidelity_plugin.qgis_side.processing_spec import add_parameters, command_line
 from geofidelity_plugin.spec import geodiv as spec
 
+from .algorithm import GeoFidelityAlgorithm
 from .common import device_or_default, load_backend_layers, option, run_backend, user_errors
 
 
-class GeoDivAlgorithm(QgsProcessingAlgorithm):
+class GeoDivAlgorithm(GeoFidelityAlgorithm):
+    GROUP = "evaluate"
     OUTPUT = "OUTPUT_FOLDER"
 
     def name(self):
         return "geodiv"
 
     def displayName(self):  # noqa: N802
-        return "4 · GeoDiv diversity (VDI, SEVI, Vendi)"
-
-    def group(self):
-        return "4 · Evaluate"
-
-    def groupId(self):  # noqa: N802
-        return "evaluate"
+        return "4c · GeoDiv diversity (VDI, SEVI, Vendi)"
 
     def shortHelpString(self):  # noqa: N802
         return ("How diverse the panels are, per model, prompt condition and city, beside the real reference "

@@ -2,26 +2,20 @@
 ``import-release`` in the backend process, docs/backend-protocol.md)."""
 from __future__ import annotations
 
-from qgis.core import QgsProcessingAlgorithm
-
 from geofidelity_plugin.qgis_side.processing_spec import add_parameters, command_line
 from geofidelity_plugin.spec import release as spec
 
+from .algorithm import GeoFidelityAlgorithm
 from .common import run_backend, user_errors
 
 
-class ImportReleaseAlgorithm(QgsProcessingAlgorithm):
+class ImportReleaseAlgorithm(GeoFidelityAlgorithm):
+    GROUP = "evaluate"
     def name(self):
         return "import_release"
 
     def displayName(self):  # noqa: N802
-        return "Import a GeoFidelity-Bench release"
-
-    def group(self):
-        return "4 · Evaluate"
-
-    def groupId(self):  # noqa: N802
-        return "evaluate"
+        return "4d · Import a GeoFidelity-Bench release"
 
     def shortHelpString(self):  # noqa: N802
         return ("Reads the published release folder (data/processed/v3/benchmark_v3.json, metadata/*.csv, "

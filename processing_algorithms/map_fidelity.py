@@ -10,17 +10,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from qgis.core import (Qgis, QgsProcessingAlgorithm, QgsProcessingException,
+from qgis.core import (Qgis, QgsProcessingException,
                        QgsProcessingMultiStepFeedback, QgsProcessingOutputVectorLayer, QgsProcessingParameterFile,
                        QgsProcessingParameterMultipleLayers, QgsProcessingParameterRasterLayer)
 
 from geofidelity_plugin.qgis_side.processing_spec import add_parameters, command_line
 from geofidelity_plugin.spec import map_fidelity as spec
 
+from .algorithm import GeoFidelityAlgorithm
 from .common import FeedbackProgress, device_or_default, load_backend_layers, option, run_backend, user_errors
 
 
-class MapFidelityAlgorithm(QgsProcessingAlgorithm):
+class MapFidelityAlgorithm(GeoFidelityAlgorithm):
+    GROUP = "mfp"
     GENERATED, REFERENCE, LAYERS, OSM_FILE = "GENERATED", "REFERENCE", "LAYERS", "OSM_FILE"
     BACKGROUND, DPI, OUTPUT = "BACKGROUND", "DPI", "OUTPUT_FOLDER"
 
@@ -28,13 +30,7 @@ class MapFidelityAlgorithm(QgsProcessingAlgorithm):
         return "mfp"
 
     def displayName(self):  # noqa: N802
-        return "MFP · Score a generated map against the map QGIS renders"
-
-    def group(self):
-        return "MFP · Maps"
-
-    def groupId(self):  # noqa: N802
-        return "mfp"
+        return "6 · MFP: score a generated map against the map QGIS renders"
 
     def shortHelpString(self):  # noqa: N802
         return ("Map feature perception (docs/method.md §10). QGIS renders the reference map for the generated "

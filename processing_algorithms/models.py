@@ -4,7 +4,7 @@ stopped; offline, the error lists the models missing and how to get them. A toke
 models comes from a QGIS authentication config and reaches the backend in ``HF_TOKEN`` only."""
 from __future__ import annotations
 
-from qgis.core import (Qgis, QgsProcessingAlgorithm, QgsProcessingException, QgsProcessingOutputNumber,
+from qgis.core import (Qgis, QgsProcessingException, QgsProcessingOutputNumber,
                        QgsProcessingParameterAuthConfig, QgsProcessingParameterEnum, QgsProcessingParameterString)
 
 from geofidelity_plugin.qgis_side.processing_spec import parameter, values
@@ -12,11 +12,13 @@ from geofidelity_plugin.spec import models as spec
 from geofidelity_plugin.spec.models import ACTIONS
 from geofidelity_plugin.spec.options import argv
 
+from .algorithm import GeoFidelityAlgorithm
 from .common import advanced, run_backend, user_errors
 from .fetch_mapillary import token_from_authcfg
 
 
-class ModelsAlgorithm(QgsProcessingAlgorithm):
+class ModelsAlgorithm(GeoFidelityAlgorithm):
+    GROUP = "setup"
     ACTION, MODELS, MODELS_DIR, AUTH, OUTPUT = "ACTION", "MODELS", "MODELS_DIR", "AUTH", "OUTPUT"
 
     def name(self):
@@ -24,12 +26,6 @@ class ModelsAlgorithm(QgsProcessingAlgorithm):
 
     def displayName(self):  # noqa: N802
         return "0 · Models (list, download, verify, remove)"
-
-    def group(self):
-        return "0 · Set up"
-
-    def groupId(self):  # noqa: N802
-        return "setup"
 
     def shortHelpString(self):  # noqa: N802
         return ("The models GeoFidelity uses, in the models folder (a Hugging Face cache): approximate download "

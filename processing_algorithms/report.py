@@ -2,28 +2,22 @@
 ``report`` in the backend process (docs/backend-protocol.md)."""
 from __future__ import annotations
 
-from qgis.core import QgsProcessingAlgorithm
-
 from geofidelity_plugin.qgis_side.processing_spec import add_specification, command_line
 from geofidelity_plugin.spec import report as spec
 
+from .algorithm import GeoFidelityAlgorithm
 from .common import run_backend, user_errors
 
 
-class ReportAlgorithm(QgsProcessingAlgorithm):
+class ReportAlgorithm(GeoFidelityAlgorithm):
+    GROUP = "show"
     OUTPUT = "OUTPUT"
 
     def name(self):
         return "report"
 
     def displayName(self):  # noqa: N802
-        return "5 · Report (HTML with figures)"
-
-    def group(self):
-        return "5 · Show"
-
-    def groupId(self):  # noqa: N802
-        return "show"
+        return "5a · Report (HTML with figures)"
 
     def shortHelpString(self):  # noqa: N802
         return ("Writes a self-contained HTML report of an evaluation folder: the paper-style tables with "

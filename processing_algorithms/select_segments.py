@@ -7,7 +7,7 @@ import json
 import uuid
 from pathlib import Path
 
-from qgis.core import (Qgis, QgsApplication, QgsProcessingAlgorithm, QgsProcessingContext,
+from qgis.core import (Qgis, QgsApplication, QgsProcessingContext,
                        QgsProcessingException, QgsProcessingParameterEnum,
                        QgsProcessingParameterFeatureSource, QgsProcessingParameterFile,
                        QgsProcessingParameterString, QgsProcessingUtils)
@@ -16,6 +16,7 @@ from geofidelity_plugin.qgis_side.processing_spec import add_specification, para
 from geofidelity_plugin.spec import selection as spec
 from geofidelity_plugin.spec.options import argv
 
+from .algorithm import GeoFidelityAlgorithm
 from .common import StylePostProcessor, advanced, load_backend_layers, run_backend, user_errors
 
 SOURCES = ["OSM file (.osm, .osm.bz2, .osm.pbf)", "Overpass endpoint", "Line layer (name, highway fields)"]
@@ -68,7 +69,8 @@ def load_context_layers(context, gpkg: str, manifest_path: str | None) -> list[s
     return loaded
 
 
-class SelectSegmentsAlgorithm(QgsProcessingAlgorithm):
+class SelectSegmentsAlgorithm(GeoFidelityAlgorithm):
+    GROUP = "select"
     CITIES, CITY_LAYER, SOURCE, OSM_FILE, OVERPASS_URL = "CITIES", "CITY_LAYER", "SOURCE", "OSM_FILE", "OVERPASS_URL"
     ROAD_LAYER, PLACE_LAYER, OUTPUT = "ROAD_LAYER", "PLACE_LAYER", "OUTPUT"
 
@@ -77,12 +79,6 @@ class SelectSegmentsAlgorithm(QgsProcessingAlgorithm):
 
     def displayName(self):  # noqa: N802
         return "1 · Select named road segments"
-
-    def group(self):
-        return "1 · Select"
-
-    def groupId(self):  # noqa: N802
-        return "select"
 
     def shortHelpString(self):  # noqa: N802
         return ("Chooses the benchmark's targets (method §1): named OSM highway ways within the "

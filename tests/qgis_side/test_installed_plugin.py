@@ -85,6 +85,28 @@ def test_the_zip_says_it_is_installed_and_the_clone_says_it_is_not(plugin_zip, t
         assert out.stdout.strip().split("|") == [str(plugin_root), provider, str(plugin_root / "resources")]
 
 
+def test_every_help_url_opens_a_page_of_the_installed_plugin(plugin_zip, tmp_path):
+    """The Help button of each algorithm opens a page shipped in the zip, and the method document
+    the pages link to is in the zip too."""
+    with zipfile.ZipFile(plugin_zip) as zf:
+        zf.extractall(tmp_path)
+    probe = ("from qgis.core import QgsApplication; app = QgsApplication([], False); app.initQgis(); "
+             "from geofidelity_plugin.processing_algorithms import provider as p; "
+             "print('\\n'.join(c().helpUrl() for n, c in sorted(vars(p).items()) "
+             "if n.endswith('Algorithm') and n != 'GeoFidelityAlgorithm'))")
+    out = subprocess.run(["/usr/bin/python3", "-c", probe], cwd=tmp_path, capture_output=True, text=True,
+                         timeout=120, env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(tmp_path),
+                                           "QT_QPA_PLATFORM": "offscreen", "HOME": str(tmp_path)})
+    urls = [u for u in out.stdout.splitlines() if u.startswith("file://")]
+    assert len(urls) == 14, out.stdout + out.stderr
+    plugin = tmp_path / "geofidelity_plugin"
+    for url in urls:
+        page = Path(url[len("file://"):])
+        assert page.is_file() and page.parent == plugin / "resources" / "help", url
+    assert (plugin / "docs" / "method.md").is_file() and (plugin / "docs" / "glossary.md").is_file()
+    assert (plugin / "resources" / "help" / "../../docs/method.md").resolve() == plugin / "docs" / "method.md"
+
+
 def test_metadata_complete():
     import configparser
 

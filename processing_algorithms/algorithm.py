@@ -1,0 +1,69 @@
+"""The base of every GeoFidelity algorithm: what the toolbox shows of it besides its parameters —
+its place in one numbering scheme, its icon, the words a search finds it by, and its Help page
+(``resources/help/<name>.html``, written from the algorithms themselves by
+``scripts/make_help.py``; the Help button of the dialog opens it)."""
+from __future__ import annotations
+
+from qgis.core import QgsProcessingAlgorithm
+from qgis.PyQt.QtCore import QUrl
+from qgis.PyQt.QtGui import QIcon
+
+from . import RESOURCES
+
+#: the toolbox groups, numbered as the pipeline runs; an algorithm's own name carries its group's
+#: number and a letter for its place in it ("2b · Curate reference panels")
+GROUPS = {
+    "setup": "0 · Set up",
+    "select": "1 · Select",
+    "reference_panels": "2 · Reference panels",
+    "generate": "3 · Generate",
+    "evaluate": "4 · Evaluate",
+    "show": "5 · Show",
+    "mfp": "6 · Maps (MFP)",
+}
+#: words every algorithm is found by in the toolbox's search
+TAGS = ("geofidelity", "street", "road", "street-level", "text-to-image", "benchmark")
+#: each algorithm's own search words
+OWN_TAGS = {
+    "models": ("models", "download", "hugging face", "dinov2"),
+    "select_segments": ("osm", "openstreetmap", "overpass", "named roads", "segments"),
+    "fetch_mapillary": ("mapillary", "photos", "imagery", "reference panel"),
+    "curate_panels": ("mapillary", "curation", "audit", "quality", "reference panel"),
+    "coverage_audit": ("mapillary", "coverage", "gaps", "capture dates"),
+    "generate_panels": ("diffusers", "stable diffusion", "sdxl", "flux", "generate", "gpu", "ray"),
+    "import_generated": ("import", "generated images", "folder"),
+    "build_galleries": ("retrieval", "galleries", "hard negatives"),
+    "evaluate": ("dinov2", "retrieval", "cossim", "mmd", "dcsf", "gads", "clip", "scores"),
+    "import_release": ("release", "leaderboard", "geofidelity-bench"),
+    "geodiv": ("diversity", "vqa", "vdi", "sevi", "vendi"),
+    "report": ("report", "html", "figures"),
+    "atlas": ("atlas", "pdf", "print", "layout"),
+    "mfp": ("map", "raster", "mfp", "vit", "cartography"),
+}
+HELP_DIR = RESOURCES / "help"
+
+
+def help_page(name: str):
+    """The Help page of the algorithm called ``name`` in this copy of the plugin."""
+    return HELP_DIR / f"{name}.html"
+
+
+class GeoFidelityAlgorithm(QgsProcessingAlgorithm):
+    """Set ``GROUP`` (a key of :data:`GROUPS`) in a subclass."""
+
+    GROUP = ""
+
+    def group(self):
+        return GROUPS[self.GROUP]
+
+    def groupId(self):  # noqa: N802
+        return self.GROUP
+
+    def icon(self):
+        return QIcon(str(RESOURCES / "icons" / "geofidelity.svg"))
+
+    def tags(self):
+        return [*TAGS, *OWN_TAGS.get(self.name(), ())]
+
+    def helpUrl(self):  # noqa: N802
+        return QUrl.fromLocalFile(str(help_page(self.name()))).toString()
