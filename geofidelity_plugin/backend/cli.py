@@ -84,7 +84,8 @@ def main(argv: list[str] | None = None) -> int:
         return code
     except (Cancelled, KeyboardInterrupt) as exc:
         text = f"cancelled: {exc}" if isinstance(exc, (Cancelled, Terminated)) else "interrupted"
-        print(text, file=sys.stderr)
+        if not jsonl:  # with --events jsonl the error event carries it: a driver shows it once
+            print(text, file=sys.stderr)
         events.error("cancelled", text, EXIT_CANCELLED)
         return EXIT_CANCELLED
     except BrokenPipeError:  # stdout piped into `head`: the outputs were written before the summary
@@ -99,7 +100,8 @@ def main(argv: list[str] | None = None) -> int:
                 return EXIT_BUG
             raise
         message, foreseen = user_message(exc)
-        print(f"error: {message}", file=sys.stderr)
+        if not jsonl:
+            print(f"error: {message}", file=sys.stderr)
         code = EXIT_ERROR if foreseen else EXIT_BUG
         events.error(events.error_kind(exc) if foreseen else "bug", message, code)
         return code

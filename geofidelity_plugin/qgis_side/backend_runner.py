@@ -284,8 +284,7 @@ def _relay(event: dict, feedback, run: BackendRun) -> None:
             text = stage + (f": {event['message']}" if event.get("message") else "")
             if text != getattr(feedback, "_geofidelity_stage", None):
                 feedback._geofidelity_stage = text
-                feedback.setProgressText(text)
-                feedback.pushInfo(text)
+                feedback.setProgressText(text)  # it logs the text too: once, not twice
     elif kind == "info":
         feedback.pushInfo(str(event.get("message", "")))
     elif kind == "warning":

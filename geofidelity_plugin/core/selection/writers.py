@@ -74,6 +74,21 @@ def write_summary_html(segments: list[Segment], path: str | Path, manifest: dict
     return Path(path)
 
 
+
+def _count(n: int, one: str, many: str | None = None) -> str:
+    """``1 city``, ``3 cities``."""
+    return f"{n} {one if n == 1 else (many or one + 's')}"
+
+
+def _metres(value) -> str:
+    """A distance as people write it: ``6000 m``, ``2.5 km`` from 2 500 m on, ``12.5 m``; "—" when unset."""
+    if value is None:
+        return "—"
+    value = float(value)
+    if value >= 2500:
+        return f"{value / 1000:g} km"
+    return f"{value:.0f} m" if value == round(value) else f"{value:g} m"
+
 def summary_html(segments: list[Segment], manifest: dict) -> str:
     """A one-page summary: segments per class and city, lengths, addressability."""
     by_class = Counter(s.road_class for s in segments)
@@ -90,14 +105,15 @@ def summary_html(segments: list[Segment], manifest: dict) -> str:
     cities = "".join(f"<tr><td>{esc(k)}</td><td class=n>{v}</td></tr>" for k, v in sorted(by_city.items()))
     lengths = [s.length_m for s in segments]
     opts = manifest.get("options", {})
+    source = str(manifest.get("inputs", {}).get("road_source", ""))
     text = f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>GeoFidelity — selected segments</title>
 <style>body{{font-family:sans-serif;margin:2em;max-width:70em}}table{{border-collapse:collapse;margin:1em 0}}
 td,th{{border:1px solid #bbb;padding:.25em .6em}}th{{background:#eee}}.n{{text-align:right}}</style></head>
 <body><h1>Selected road segments</h1>
-<p>{len(segments)} segments in {len(by_city)} cities from {esc(str(manifest.get('inputs', {}).get('road_source', '')))}.
-Radius {opts.get('radius_m')} m, minimum length {opts.get('min_length_m')} m, clipped to
-{opts.get('clip_length_m')} m, spacing ≥ {opts.get('min_spacing_m')} m, seed {opts.get('seed')}.</p>
+<p>{_count(len(segments), "segment")} in {_count(len(by_city), "city", "cities")} from {esc(source)}.
+Radius {_metres(opts.get('radius_m'))}, minimum length {_metres(opts.get('min_length_m'))}, clipped to
+{_metres(opts.get('clip_length_m'))}, spacing ≥ {_metres(opts.get('min_spacing_m'))}, seed {opts.get('seed')}.</p>
 <p>Lengths: min {min(lengths, default=0):.0f} m, median {sorted(lengths)[len(lengths) // 2] if lengths else 0:.0f} m,
 max {max(lengths, default=0):.0f} m.</p>
 <p><b>Addressability:</b> {unique} of {len(segments)} segments have a unique (city, neighbourhood, street).</p>
