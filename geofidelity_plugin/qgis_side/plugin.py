@@ -53,7 +53,7 @@ class GeoFidelityPlugin:
 
         canvas = self.iface.mapCanvas()
         if getattr(self, "dock", None) is None:
-            self.dock = InspectorDock(self.iface.mainWindow())
+            self.dock = InspectorDock(self.iface.mainWindow(), canvas)
             self.iface.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.dock)
             self.tool = SegmentIdentifyTool(canvas)
             self.tool.setAction(self.action)

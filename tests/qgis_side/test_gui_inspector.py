@@ -75,9 +75,12 @@ def test_click_fills_the_dock(qgis_app, qgis_canvas, evaluated):
     store, evaluation, gpkg = evaluated
     layer = _layer(gpkg, store, evaluation)
     _open(qgis_canvas, layer)
-    dock, tool = InspectorDock(), SegmentIdentifyTool(qgis_canvas)
+    dock, tool = InspectorDock(canvas=qgis_canvas), SegmentIdentifyTool(qgis_canvas)
     tool.segmentIdentified.connect(dock.show_feature)
     target = "gb-beta-1"
+    mine = sorted(f["segment_id"] for f in layer.getFeatures() if f["segment_id"] != target)[:1]
+    layer.selectByExpression(f"\"segment_id\" = '{mine[0]}'")  # the user's own selection, for a later run
+    assert layer.selectedFeatureCount() == 1
     _click(qgis_canvas, tool, layer, target)
     assert dock.loading and dock.view is None and "loading" in dock.title.text()  # the GUI did not wait
     _settle(dock)
@@ -91,11 +94,17 @@ def test_click_fills_the_dock(qgis_app, qgis_canvas, evaluated):
     assert "m1" in headers and "held_out_real" in headers
     assert dock.scores.item(0, headers.index("m1")).text() not in ("", "—")  # cos_sim
     assert target in dock.title.text() and "Street 1" in dock.title.text()
-    selected = {f["segment_id"] for f in layer.selectedFeatures()}
-    assert selected and target not in selected  # the gallery negatives are highlighted
+    from geofidelity_plugin.qgis_side.gui.inspector_dock import NEGATIVE_RGBA, TARGET_RGBA
+
+    assert [f["segment_id"] for f in layer.selectedFeatures()] == mine  # the selection stays the user's
+    negatives = {neg for neg, _ in dock.view.negatives.values()}
+    assert len(dock.highlights) == 1 + len(negatives) and all(h.isVisible() for h in dock.highlights)
+    colours = sorted(h.color().getRgb() for h in dock.highlights)
+    assert colours.count(TARGET_RGBA) == 1 and colours.count(NEGATIVE_RGBA) == len(negatives)
     dock._turn(1)
     assert dock.references.count() == 2 and "2/2" in dock.page_label.text()
     QgsProject.instance().removeMapLayer(layer.id())
+    assert dock.highlights == []  # none outlives its layer
 
 
 def test_audit_persists_after_project_reload(qgis_app, qgis_canvas, evaluated, tmp_path):

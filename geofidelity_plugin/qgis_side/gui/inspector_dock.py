@@ -26,6 +26,11 @@ from geofidelity_plugin.qgis_side.gui.thumbnails import ThumbnailLoader
 STORE_PROPERTY = "geofidelity/store"
 EVALUATION_PROPERTY = "geofidelity/evaluation"
 PAGE_SIZE = 8
+#: the clicked road and its gallery negatives on the map, drawn over it (QgsHighlight): the layer's
+#: selection — which a later "Selected features only" run reads — is never touched
+TARGET_RGBA = (230, 0, 126, 220)
+NEGATIVE_RGBA = (255, 150, 0, 200)
+HIGHLIGHT_WIDTH = 5
 THUMB = 112
 FULL = 1200
 SCORE_ROWS = ("cos_sim", "top1", "chance_adjusted_top1", "margin_hard", "margin_mean", "margin_nearest_same_city",
@@ -87,8 +92,13 @@ def _gallery(parent) -> QListWidget:
 
 
 class InspectorDock(QDockWidget):
-    def __init__(self, parent=None):
+    def __init__(self, parent=None, canvas=None):
         super().__init__("GeoFidelity inspector", parent)
+        self.canvas = canvas  # where the highlights are drawn (None: QGIS's main map canvas)
+        self.highlights: list = []
+        from qgis.core import QgsProject
+
+        QgsProject.instance().layersWillBeRemoved.connect(self.clear_highlights)  # none outlives its layer
         self.setObjectName("GeoFidelityInspector")
         self.setMinimumWidth(560)
         self.loader = ThumbnailLoader(self)
@@ -246,6 +256,7 @@ class InspectorDock(QDockWidget):
     def stop(self, msecs: int = 2000) -> None:
         """Drop what is queued, wait for the reads under way and close the store connections."""
         self.token += 1
+        self.clear_highlights()
         self.loader.begin()
         self.pool.waitForDone(msecs)
         self.loader.wait(msecs)
@@ -280,7 +291,7 @@ class InspectorDock(QDockWidget):
             self._add(self.generated, img.path, img.label, img.tooltip)
         self._fill_scores()
         self.credits.setText("<br>".join(f"<small>{escape(line)}</small>" for line in v.credits))
-        self._highlight_negatives()
+        self._highlight_gallery()
 
     def _fill_references(self) -> None:
         refs = self.view.references
@@ -329,12 +340,40 @@ class InspectorDock(QDockWidget):
             except RuntimeError:  # the item was cleared meanwhile
                 pass
 
-    def _highlight_negatives(self) -> None:
-        if self.layer is None or self.view is None:
+    def _map_canvas(self):
+        if self.canvas is not None:
+            return self.canvas
+        from qgis import utils
+
+        return utils.iface.mapCanvas() if utils.iface is not None else None
+
+    def _highlight_gallery(self) -> None:
+        """Draw the clicked road and its gallery negatives over the map (the selection stays)."""
+        from qgis.core import QgsFeatureRequest
+        from qgis.gui import QgsHighlight
+        from qgis.PyQt.QtGui import QColor
+
+        self.clear_highlights()
+        canvas = self._map_canvas()
+        if self.layer is None or self.view is None or canvas is None:
             return
-        ids = [neg for neg, _ in self.view.negatives.values()]
+        target = self.view.segment_id
+        ids = sorted({target, *(neg for neg, _ in self.view.negatives.values())})
         quoted = ",".join("'" + i.replace("'", "''") + "'" for i in ids)
-        self.layer.selectByExpression(f'"segment_id" IN ({quoted})' if ids else "FALSE")
+        request = QgsFeatureRequest().setFilterExpression(f'"segment_id" IN ({quoted})')
+        for feature in self.layer.getFeatures(request):
+            highlight = QgsHighlight(canvas, feature, self.layer)
+            highlight.setColor(QColor(*(TARGET_RGBA if feature["segment_id"] == target else NEGATIVE_RGBA)))
+            highlight.setWidth(HIGHLIGHT_WIDTH)
+            highlight.show()
+            self.highlights.append(highlight)
+
+    def clear_highlights(self) -> None:
+        for highlight in self.highlights:
+            highlight.hide()
+            if highlight.scene() is not None:
+                highlight.scene().removeItem(highlight)
+        self.highlights = []
 
     # -- actions --------------------------------------------------------------------------
     def atlas_parameters(self) -> dict:
