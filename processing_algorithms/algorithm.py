@@ -4,7 +4,7 @@ its place in one numbering scheme, its icon, the words a search finds it by, and
 ``scripts/make_help.py``; the Help button of the dialog opens it)."""
 from __future__ import annotations
 
-from qgis.core import QgsProcessingAlgorithm
+from qgis.core import QgsProcessingAlgorithm, QgsProcessingModelAlgorithm
 from qgis.PyQt.QtCore import QUrl
 from qgis.PyQt.QtGui import QIcon
 
@@ -20,6 +20,7 @@ GROUPS = {
     "evaluate": "4 · Evaluate",
     "show": "5 · Show",
     "mfp": "6 · Maps (MFP)",
+    "pipeline": "7 · Whole pipeline",
 }
 #: words every algorithm is found by in the toolbox's search
 TAGS = ("geofidelity", "street", "road", "street-level", "text-to-image", "benchmark")
@@ -39,6 +40,7 @@ OWN_TAGS = {
     "report": ("report", "html", "figures"),
     "atlas": ("atlas", "pdf", "print", "layout"),
     "mfp": ("map", "raster", "mfp", "vit", "cartography"),
+    "pipeline": ("model", "modeler", "pipeline", "workflow"),
 }
 HELP_DIR = RESOURCES / "help"
 
@@ -67,3 +69,41 @@ class GeoFidelityAlgorithm(QgsProcessingAlgorithm):
 
     def helpUrl(self):  # noqa: N802
         return QUrl.fromLocalFile(str(help_page(self.name()))).toString()
+
+
+#: the graphical model of the whole pipeline, shipped in resources/models
+PIPELINE_MODEL = RESOURCES / "models" / "geofidelity_pipeline.model3"
+
+
+class PipelineModel(QgsProcessingModelAlgorithm):
+    """The shipped model (select → fetch → curate → coverage → galleries → evaluate → report) in
+    the toolbox, beside the algorithms it chains; the modeler opens the same file."""
+
+    def __init__(self):
+        super().__init__()
+        if not self.fromFile(str(PIPELINE_MODEL)):
+            raise RuntimeError(f"the pipeline model {PIPELINE_MODEL} cannot be read — reinstall the plugin")
+
+    def name(self):
+        return "pipeline"
+
+    def displayName(self):  # noqa: N802
+        return "7 · Whole pipeline (select → report, a graphical model)"
+
+    def group(self):
+        return GROUPS["pipeline"]
+
+    def groupId(self):  # noqa: N802
+        return "pipeline"
+
+    def icon(self):
+        return QIcon(str(RESOURCES / "icons" / "geofidelity.svg"))
+
+    def tags(self):
+        return [*TAGS, *OWN_TAGS["pipeline"]]
+
+    def helpUrl(self):  # noqa: N802
+        return QUrl.fromLocalFile(str(help_page(self.name()))).toString()
+
+    def createInstance(self):  # noqa: N802
+        return PipelineModel()

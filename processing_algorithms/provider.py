@@ -3,6 +3,7 @@ from qgis.core import QgsProcessingProvider
 from qgis.PyQt.QtGui import QIcon
 
 from . import RESOURCES
+from .algorithm import PipelineModel
 from .atlas import AtlasAlgorithm
 from .build_galleries import BuildGalleriesAlgorithm
 from .coverage_audit import CoverageAuditAlgorithm
@@ -32,7 +33,7 @@ class GeoFidelityProvider(QgsProcessingProvider):
                     CoverageAuditAlgorithm(), GeneratePanelsAlgorithm(), ImportGeneratedAlgorithm(),
                     BuildGalleriesAlgorithm(), ImportReleaseAlgorithm(),
                     EvaluateAlgorithm(), ReportAlgorithm(), MapFidelityAlgorithm(), ModelsAlgorithm(),
-                    GeoDivAlgorithm(), AtlasAlgorithm()):
+                    GeoDivAlgorithm(), AtlasAlgorithm(), PipelineModel()):
             self.addAlgorithm(alg)
 
     def id(self):

@@ -26,7 +26,7 @@ def _path_of(url: str) -> Path:
 
 
 def test_every_algorithm_has_a_help_page_that_exists(algorithms):
-    assert len(algorithms) == 14
+    assert len(algorithms) == 15  # 14 algorithms and the pipeline model
     for alg in algorithms:
         page = _path_of(alg.helpUrl())
         assert page == REPO / "resources" / "help" / f"{alg.name()}.html" and page.is_file(), alg.name()
@@ -53,6 +53,18 @@ def test_one_numbering_scheme_tags_and_an_icon(algorithms):
     by_name = {alg.name(): alg for alg in algorithms}
     assert {"osm", "openstreetmap"} <= set(by_name["select_segments"].tags())
     assert by_name["build_galleries"].group() == by_name["evaluate"].group()
+
+
+def test_the_pipeline_model_is_in_the_toolbox_and_validates(algorithms):
+    from qgis.core import QgsApplication
+
+    model = QgsApplication.processingRegistry().algorithmById("geofidelity:pipeline")
+    assert model is not None and model.id() in {a.id() for a in algorithms}
+    ok, issues = model.create().validate()
+    assert ok and issues == []
+    assert {c.algorithmId() for c in model.childAlgorithms().values()} == {
+        f"geofidelity:{name}" for name in ("select_segments", "fetch_mapillary", "curate_panels", "coverage_audit",
+                                           "build_galleries", "evaluate", "report")}
 
 
 def test_the_committed_help_pages_are_what_the_script_writes(tmp_path):
