@@ -14,6 +14,15 @@ from geofidelity_plugin.spec.options import CommandSpec, Option, argv
 _RULE_MINIMUM = {"positive": 0.0, "non-negative": 0.0, "count": 1, "non-negative-count": 0, "seed": 0}
 
 
+def decimals(opt: Option) -> int:
+    """The decimals a number's spin box shows: as many as its default needs (0.05 → 2, 30 → 1),
+    at least 1 and at most 4 — not QGIS's six."""
+    if opt.default is None:
+        return 2
+    text = f"{float(opt.default):.4f}".rstrip("0")
+    return min(4, max(1, len(text.split(".")[1])))
+
+
 def parameter(opt: Option):
     """The Processing parameter of one option."""
     optional = not opt.required
@@ -27,6 +36,8 @@ def parameter(opt: Option):
             param.setMinimum(low)
         if opt.maximum is not None:
             param.setMaximum(opt.maximum)
+        if opt.kind == "number":
+            param.setMetadata({"widget_wrapper": {"decimals": decimals(opt)}})
     elif opt.kind == "flag":
         param = QgsProcessingParameterBoolean(opt.name, opt.label, defaultValue=bool(opt.default))
     elif opt.kind == "choice":

@@ -77,3 +77,21 @@ def test_one_algorithm_offers_the_specification(spec, qgis_provider):
         assert definition.description() == opt.label, opt.name
         if opt.kind in ("number", "integer") and opt.default is not None:
             assert float(definition.defaultValue()) == pytest.approx(float(opt.default)), opt.name
+
+
+def test_number_boxes_show_their_default_in_a_few_decimals(qgis_provider):
+    """A number's spin box shows as many decimals as its default needs (1 to 4), not QGIS's six."""
+    from qgis.core import QgsProcessingParameterNumber
+
+    seen = 0
+    for alg in qgis_provider.algorithms():
+        for param in alg.parameterDefinitions():
+            if not isinstance(param, QgsProcessingParameterNumber) or param.dataType() != 1:  # 1: Double
+                continue
+            shown = (param.metadata().get("widget_wrapper") or {}).get("decimals")
+            assert shown is not None and 1 <= shown <= 4, (alg.name(), param.name(), shown)
+            if param.defaultValue() is not None:
+                default = float(param.defaultValue())
+                assert round(default, shown) == pytest.approx(default), (alg.name(), param.name(), default, shown)
+            seen += 1
+    assert seen >= 10
