@@ -17,6 +17,14 @@ from .algorithm import GeoFidelityAlgorithm
 from .common import load_backend_layers, run_backend, user_errors
 
 
+#: where the token goes in a QGIS authentication config (what token_from_authcfg reads)
+TOKEN_HELP = ("Your Mapillary client token (MLY|…, from mapillary.com › Developers), kept in QGIS's authentication "
+              "manager: add a config of the method Basic, any user name, the token as its password (an API-header "
+              "config with a 'token' entry works too). Empty: the MAPILLARY_ACCESS_TOKEN environment variable. "
+              "The token reaches the backend in its environment only and is never logged or written to a layer, "
+              "manifest or project.")
+
+
 def token_from_authcfg(authcfg: str) -> str | None:
     """The secret of a QGIS authentication config: Basic → password; else a 'token' entry."""
     if not authcfg:
@@ -69,8 +77,11 @@ class FetchMapillaryAlgorithm(GeoFidelityAlgorithm):
             # the image points: optional on the command line, always written from QGIS
             self.addParameter(parameter(replace(opt, required=True) if opt is spec.OUTPUT else opt))
             if opt is spec.SEGMENTS:
-                self.addParameter(QgsProcessingParameterAuthConfig(
-                    self.AUTH, "Mapillary token (authentication config)", optional=True))
+                auth = QgsProcessingParameterAuthConfig(
+                    self.AUTH, "Mapillary token (authentication config: Basic, the token as its password)",
+                    optional=True)
+                auth.setHelp(TOKEN_HELP)
+                self.addParameter(auth)
         add_outputs(self, spec.FETCH)
 
     @user_errors
