@@ -123,6 +123,10 @@ def test_audit_persists_after_project_reload(qgis_app, qgis_canvas, evaluated, t
     dock.reject_button.click()  # the audit click, as a person does it
     _settle(dock)  # the write runs in the worker
     assert [img.audit for img in dock.view.references].count("reject") == 2
+    assert "2 image(s):" in dock.title.text() and "run 4b · Evaluate generated panels again" in dock.title.text()
+    _click(qgis_canvas, tool, layer, "gb-beta-1")  # any segment of that store says so
+    _settle(dock)
+    assert "run 4b · Evaluate generated panels again" in dock.title.text()
     project_file = tmp_path / "inspect.qgz"
     assert QgsProject.instance().write(str(project_file))
     QgsProject.instance().clear()

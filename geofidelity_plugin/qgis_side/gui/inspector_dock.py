@@ -26,6 +26,10 @@ from geofidelity_plugin.qgis_side.gui.thumbnails import ThumbnailLoader
 STORE_PROPERTY = "geofidelity/store"
 EVALUATION_PROPERTY = "geofidelity/evaluation"
 PAGE_SIZE = 8
+#: shown under every segment of a store whose audit this dock changed: the curation and the scores
+#: were computed before it
+STALE_NOTE = ("the audit changed after the scores were computed: run 4b · Evaluate generated panels again "
+              "(and 2b · Curate reference panels first, to refill the panel from the other candidates)")
 #: the clicked road and its gallery negatives on the map, drawn over it (QgsHighlight): the layer's
 #: selection — which a later "Selected features only" run reads — is never touched
 TARGET_RGBA = (230, 0, 126, 220)
@@ -96,6 +100,7 @@ class InspectorDock(QDockWidget):
         super().__init__("GeoFidelity inspector", parent)
         self.canvas = canvas  # where the highlights are drawn (None: QGIS's main map canvas)
         self.highlights: list = []
+        self.audited: dict[str, int] = {}  # store → images whose audit this dock changed
         from qgis.core import QgsProject
 
         QgsProject.instance().layersWillBeRemoved.connect(self.clear_highlights)  # none outlives its layer
@@ -269,6 +274,9 @@ class InspectorDock(QDockWidget):
         v, f = self.view, self.view.facts
         lines = [f"<span style='color:#b2182b'><b>{escape(str(v.stand_in))}</b></span>"] if v.stand_in else []
         lines += [f"<span style='color:#b2182b'>{escape(note)}</span>" for note in v.notes]
+        if self.reader is not None and str(self.reader.path) in self.audited:
+            lines.append(f"<span style='color:#b35806'><b>{self.audited[str(self.reader.path)]} image(s):</b> "
+                         f"{escape(STALE_NOTE)}</span>")
         self.title.setText(f"<b>{escape(str(f.get('street_name')))}</b> — {escape(str(f.get('neighbourhood') or '?'))}, "
                            f"{escape(str(f.get('city')))} ({escape(str(f.get('country_code')))}, "
                            f"{escape(str(f.get('road_class')))}, drives {escape(str(f.get('driving_side')))})<br>"
@@ -407,6 +415,7 @@ class InspectorDock(QDockWidget):
             with BenchmarkStore(reader.path, create=False) as store:
                 for reference_id in chosen:
                     store.set_audit(reference_id, decision)
+            self.audited[str(reader.path)] = self.audited.get(str(reader.path), 0) + len(chosen)
             return reader, _with_credits(reader, reader.view(segment_id, model, condition))
 
         self.title.setText(self.title.text() + "<br><i>saving the audit…</i>")
