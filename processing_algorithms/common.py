@@ -55,8 +55,9 @@ class StylePostProcessor(QgsProcessingLayerPostProcessorInterface):
         if layer is not None and layer.isValid():
             if self.qml:
                 layer.loadNamedStyle(str(style_for(layer, self.qml)))
-            for key, value in self.properties.items():  # e.g. the store the inspector reads
-                layer.setCustomProperty(key, value)
+            from geofidelity_plugin.qgis_side.project_links import set_links
+
+            set_links(layer, self.properties)  # e.g. the store the inspector reads
             layer.triggerRepaint()
 
     @classmethod

@@ -19,6 +19,7 @@ from pathlib import Path
 from geofidelity_plugin.core import attribution
 from geofidelity_plugin.core.errors import OutputError
 from geofidelity_plugin.core.resources import resource
+from geofidelity_plugin.qgis_side.project_links import set_links
 
 SCORE_STYLES = (("Δhard", "segment_margin_hard.qml"), ("top-1", "segment_top1.qml"),
                 ("CosSim", "segment_cos_sim.qml"), ("GADS", "segment_gads.qml"))
@@ -114,8 +115,8 @@ def _gpkg_layers(inputs: ProjectInputs, notes: list[str]) -> dict[str, list]:
         if layer is not None:
             _style(layer, qml)
             _credit(layer, credits)
-            for key, value in (inputs.properties.items() if data else ()):
-                layer.setCustomProperty(key, value)
+            if data:
+                set_links(layer, inputs.properties)
             groups[group].append(layer)
         return layer
 
@@ -124,8 +125,7 @@ def _gpkg_layers(inputs: ProjectInputs, notes: list[str]) -> dict[str, list]:
         if layer is not None:
             add_score_styles(layer)
             _credit(layer, images)
-            for key, value in inputs.properties.items():
-                layer.setCustomProperty(key, value)
+            set_links(layer, inputs.properties)
             groups["Scores"].append(layer)
     add("Reference images", inputs.coverage, "coverage_images", f"GeoFidelity images by status{stand}",
         _image_style(), images)

@@ -456,3 +456,68 @@ def test_the_dock_credits_osm_mapillary_the_creator_and_stand_ins(qgis_app, qgis
     assert params["OUTPUT"] == str(evaluation / "atlas.pdf") and params["MODELS"] == "m1"
     assert dock.atlas_button.text() == "Atlas PDF…"
     QgsProject.instance().removeMapLayer(layer.id())
+
+
+# -- projects that travel -------------------------------------------------------------------------
+def _project_in(folder, store, evaluation, gpkg):
+    """A saved project in ``folder`` with the score layer linked as the Processing loader links it."""
+    from geofidelity_plugin.qgis_side.project_links import set_links
+
+    QgsProject.instance().clear()
+    layer = QgsVectorLayer(f"{gpkg}|layername=segment_scores", "scores", "ogr")
+    set_links(layer, {"geofidelity/store": str(store), "geofidelity/evaluation": str(evaluation)})
+    QgsProject.instance().addMapLayer(layer)
+    project = folder / "bench.qgz"
+    assert QgsProject.instance().write(str(project))
+    QgsProject.instance().clear()
+    return project
+
+
+def _open_and_click(qgis_canvas, project, segment_id="gb-beta-1"):
+    from geofidelity_plugin.qgis_side.gui.inspector_dock import InspectorDock
+    from geofidelity_plugin.qgis_side.gui.map_tool import SegmentIdentifyTool
+
+    assert QgsProject.instance().read(str(project))
+    layer = QgsProject.instance().mapLayersByName("scores")[0]
+    _open(qgis_canvas, layer)
+    dock, tool = InspectorDock(canvas=qgis_canvas), SegmentIdentifyTool(qgis_canvas)
+    tool.segmentIdentified.connect(dock.show_feature)
+    _click(qgis_canvas, tool, layer, segment_id)
+    _settle(dock)
+    return dock
+
+
+def test_a_copied_project_reads_its_own_store_and_a_moved_one_finds_it(qgis_app, qgis_canvas, evaluated, tmp_path):
+    import shutil
+
+    store, evaluation, gpkg = evaluated
+    project = _project_in(tmp_path, store, evaluation, gpkg)
+    copy = tmp_path.parent / f"{tmp_path.name}-copy"
+    shutil.copytree(tmp_path, copy)
+    before = store.stat().st_mtime_ns
+    dock = _open_and_click(qgis_canvas, copy / project.name)
+    assert dock.view is not None and dock.reader.path == copy / store.relative_to(tmp_path)
+    assert dock.source == (str(copy / store.relative_to(tmp_path)), str(copy / evaluation.relative_to(tmp_path)))
+    assert dock.atlas_parameters()["OUTPUT"].startswith(str(copy))  # the atlas goes into the copy too
+    dock.references.item(0).setSelected(True)
+    dock.reject_button.click()  # an audit written into the copy's store only
+    _settle(dock)
+    assert store.stat().st_mtime_ns == before
+    QgsProject.instance().clear()
+    dock.stop()
+    moved = tmp_path.parent / f"{tmp_path.name}-moved"
+    shutil.move(str(copy), str(moved))  # the copy moved away: its absolute links now point nowhere
+    dock = _open_and_click(qgis_canvas, moved / project.name)
+    assert dock.view is not None and dock.reader.path == moved / store.relative_to(tmp_path)
+    QgsProject.instance().clear()
+    dock.stop()
+
+
+def test_another_project_starts_from_a_clean_dock(qgis_app, qgis_canvas, evaluated, tmp_path):
+    store, evaluation, gpkg = evaluated
+    dock = _open_and_click(qgis_canvas, _project_in(tmp_path, store, evaluation, gpkg))
+    assert dock.view is not None and dock.source[0] == str(store)
+    QgsProject.instance().clear()  # File › New, or another project opened
+    assert dock.view is None and dock.source == (None, None) and dock.layer is None and dock.highlights == []
+    assert str(store) not in dock.title.text() and dock.references.count() == 0 and dock.model_box.count() == 0
+    dock.stop()

@@ -22,9 +22,8 @@ from qgis.PyQt.QtWidgets import (QAbstractItemView, QComboBox, QDialog, QDockWid
 
 from geofidelity_plugin.core.errors import user_message
 from geofidelity_plugin.qgis_side.gui.thumbnails import ThumbnailLoader
+from geofidelity_plugin.qgis_side.project_links import EVALUATION_PROPERTY, STORE_PROPERTY, resolve_link  # noqa: F401
 
-STORE_PROPERTY = "geofidelity/store"
-EVALUATION_PROPERTY = "geofidelity/evaluation"
 PAGE_SIZE = 8
 #: shown under every segment of a store whose audit this dock changed: the curation and the scores
 #: were computed before it
@@ -104,6 +103,7 @@ class InspectorDock(QDockWidget):
         from qgis.core import QgsProject
 
         QgsProject.instance().layersWillBeRemoved.connect(self.clear_highlights)  # none outlives its layer
+        QgsProject.instance().cleared.connect(self.reset)  # a new or another project: nothing of this one stays
         self.setObjectName("GeoFidelityInspector")
         self.setMinimumWidth(560)
         self.loader = ThumbnailLoader(self)
@@ -180,7 +180,7 @@ class InspectorDock(QDockWidget):
         """Slot for the map tool: show ``feature`` of ``layer`` (its store and evaluation are
         the layer's properties, or the store its evaluation's manifest names)."""
         self.layer = layer
-        self.source = (layer.customProperty(STORE_PROPERTY) or None, layer.customProperty(EVALUATION_PROPERTY) or None)
+        self.source = (resolve_link(layer, STORE_PROPERTY), resolve_link(layer, EVALUATION_PROPERTY))
         self.page = 0
         attributes = dict(zip(feature.fields().names(), feature.attributes()))
         for box, key in ((self.model_box, "model"), (self.condition_box, "condition")):
@@ -268,6 +268,17 @@ class InspectorDock(QDockWidget):
         for reader in self.readers.values():
             reader.close()
         self.readers.clear()
+
+    def reset(self) -> None:
+        """Forget the project that was open (its layer, links, segment, scores, audit notes): the
+        next project starts from a clean dock."""
+        self.stop()
+        self.view = self.reader = self.layer = None
+        self.segment_id = self.problem = None
+        self.attributes, self.source, self.audited, self.page = {}, (None, None), {}, 0
+        for box in (self.model_box, self.condition_box):
+            box.clear()
+        self._clear("Click a GeoFidelity road segment on the map.")
 
     # -- filling --------------------------------------------------------------------------
     def _fill(self) -> None:
