@@ -521,3 +521,37 @@ def test_another_project_starts_from_a_clean_dock(qgis_app, qgis_canvas, evaluat
     assert dock.view is None and dock.source == (None, None) and dock.layer is None and dock.highlights == []
     assert str(store) not in dock.title.text() and dock.references.count() == 0 and dock.model_box.count() == 0
     dock.stop()
+
+
+def test_thumbnails_keep_their_size_over_clicks_and_projects(qgis_app, qgis_canvas, evaluated, tmp_path):
+    """Every thumbnail cell stays a thumbnail (not a strip of its caption) across 20 clicks, a
+    project reload included, and the layer's selection never changes."""
+    from geofidelity_plugin.qgis_side.gui.inspector_dock import THUMB
+
+    store, evaluation, gpkg = evaluated
+    project = _project_in(tmp_path, store, evaluation, gpkg)
+    dock = _open_and_click(qgis_canvas, project)
+    dock.show()
+    layer = QgsProject.instance().mapLayersByName("scores")[0]
+    ids = sorted(f["segment_id"] for f in layer.getFeatures())
+    from geofidelity_plugin.qgis_side.gui.map_tool import SegmentIdentifyTool
+
+    for n in range(20):
+        if n == 10:  # the project again, as File › Open does
+            assert QgsProject.instance().read(str(project))
+            layer = QgsProject.instance().mapLayersByName("scores")[0]
+            _open(qgis_canvas, layer)
+        tool = SegmentIdentifyTool(qgis_canvas)
+        tool.segmentIdentified.connect(dock.show_feature)
+        _click(qgis_canvas, tool, layer, ids[n % len(ids)])
+        _settle(dock)
+        QCoreApplication.processEvents()
+        assert layer.selectedFeatureCount() == 0
+        assert str(tmp_path) in (dock.source[0] or "")
+        for widget in (dock.references, dock.negatives, dock.generated):
+            for i in range(widget.count()):
+                rect = widget.visualItemRect(widget.item(i))
+                assert rect.height() >= THUMB and rect.width() >= THUMB, (n, widget.objectName(), i, rect)
+    QgsProject.instance().clear()
+    dock.stop()
+    dock.hide()

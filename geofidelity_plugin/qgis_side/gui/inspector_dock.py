@@ -338,6 +338,9 @@ class InspectorDock(QDockWidget):
 
     def _add(self, widget: QListWidget, path: str, label: str, tooltip: str) -> QListWidgetItem:
         item = QListWidgetItem(QIcon(), label)
+        # the cell's size now, before the thumbnail arrives: with uniform sizes the first item sets
+        # every cell's size, and an item without its icon yet would make them all caption strips
+        item.setSizeHint(widget.gridSize())
         item.setToolTip(tooltip)
         item.setData(Qt.ItemDataRole.UserRole, path)
         widget.addItem(item)
