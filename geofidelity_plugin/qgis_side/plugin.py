@@ -54,7 +54,10 @@ class GeoFidelityPlugin:
         canvas = self.iface.mapCanvas()
         if getattr(self, "dock", None) is None:
             self.dock = InspectorDock(self.iface.mainWindow(), canvas)
-            self.iface.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.dock)
+            # beside the Processing toolbox as a tab of the right dock area: the whole height, not a
+            # strip under the toolbox (QGIS ≥ 3.14: addTabifiedDockWidget)
+            self.iface.addTabifiedDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.dock, ["ProcessingToolbox"],
+                                             True)
             self.tool = SegmentIdentifyTool(canvas)
             self.tool.setAction(self.action)
             self.tool.segmentIdentified.connect(self.dock.show_feature)

@@ -92,7 +92,13 @@ def test_click_fills_the_dock(qgis_app, qgis_canvas, evaluated):
     assert dock.negatives.count() >= 2
     headers = [dock.scores.horizontalHeaderItem(j).text() for j in range(dock.scores.columnCount())]
     assert "m1" in headers and "held_out_real" in headers
-    assert dock.scores.item(0, headers.index("m1")).text() not in ("", "—")  # cos_sim
+    assert dock.scores.item(0, headers.index("m1")).text() not in ("", "—")  # Δhard, the primary score, first
+    rows = [dock.scores.verticalHeaderItem(i).text() for i in range(dock.scores.rowCount())]
+    assert rows[0] == "Δhard ↑" and "MMD² ↓" in rows and not any("_" in r for r in rows)  # the legend's names
+    layout = dock.widget().widget().layout()
+    order = [layout.itemAt(i).widget() for i in range(layout.count()) if layout.itemAt(i).widget() is not None]
+    assert order.index(dock.scores) < order.index(dock.references)  # the scores come first
+    assert dock.scores.height() >= dock.scores.verticalHeader().length()  # the table does not scroll on its own
     assert target in dock.title.text() and "Street 1" in dock.title.text()
     from geofidelity_plugin.qgis_side.gui.inspector_dock import NEGATIVE_RGBA, TARGET_RGBA
 
@@ -319,7 +325,9 @@ def test_clicks_read_in_a_worker_and_the_scores_file_once(qgis_app, qgis_canvas,
     _settle(dock)
     assert reader.scores.loads == 2
     headers = [dock.scores.horizontalHeaderItem(j).text() for j in range(dock.scores.columnCount())]
-    assert dock.scores.item(0, headers.index("m1")).text() == "0.250"
+    from geofidelity_plugin.qgis_side.gui.inspector_dock import SCORE_ROWS
+
+    assert dock.scores.item(SCORE_ROWS.index("cos_sim"), headers.index("m1")).text() == "0.250"
     # a damaged scores file: the panels are shown, the scores are a message
     csv_path.write_text("segment,value\nx,1\n", encoding="utf-8")
     _click(qgis_canvas, tool, layer, "fi-alpha-0")

@@ -36,9 +36,20 @@ NEGATIVE_RGBA = (255, 150, 0, 200)
 HIGHLIGHT_WIDTH = 5
 THUMB = 112
 FULL = 1200
-SCORE_ROWS = ("cos_sim", "top1", "chance_adjusted_top1", "margin_hard", "margin_mean", "margin_nearest_same_city",
-              "margin_same_city_other_neighbourhood", "margin_same_driving_side_other_city",
-              "margin_random_other_city", "margin_same_neighbourhood", "gallery_size", "mmd2", "gads")
+#: the scores the dock shows, the primary first: (column of per_panel_scores.csv, the name the legend,
+#: the tables and the glossary use, which way is better: "↑" higher, "↓" lower, "" neither)
+SCORES = (("margin_hard", "Δhard", "↑"), ("chance_adjusted_top1", "top-1, chance-adjusted", "↑"),
+          ("top1", "top-1", "↑"), ("margin_mean", "Δmean", "↑"), ("cos_sim", "CosSim", "↑"),
+          ("mmd2", "MMD²", "↓"), ("gads", "GADS", "↓"),
+          ("margin_nearest_same_city", "Δ nearest same-city street", "↑"),
+          ("margin_same_city_other_neighbourhood", "Δ other neighbourhood", "↑"),
+          ("margin_same_driving_side_other_city", "Δ other city, same driving side", "↑"),
+          ("margin_random_other_city", "Δ random other city", "↑"),
+          ("margin_same_neighbourhood", "Δ same neighbourhood (strict)", "↑"), ("gallery_size", "gallery size K", ""))
+SCORE_ROWS = tuple(key for key, _, _ in SCORES)
+SCORES_KEY = ("<b>Scores</b> — this panel beside the real anchors. ↑ higher is better, ↓ lower is better. "
+              "Δhard: how much closer the images are to this street's photos than to the closest look-alike "
+              "street (above 0: this street wins). The glossary is in each algorithm's Help.")
 
 
 class _TaskSignals(QObject):
@@ -140,6 +151,14 @@ class InspectorDock(QDockWidget):
         self.atlas_button.clicked.connect(self.open_atlas_dialog)
         pick.addWidget(self.atlas_button)
         layout.addLayout(pick)
+        key = QLabel(SCORES_KEY, body)
+        key.setWordWrap(True)
+        key.setTextFormat(Qt.TextFormat.RichText)
+        layout.addWidget(key)
+        self.scores = QTableWidget(0, 0, body)  # as tall as its rows: the dock scrolls, not the table
+        self.scores.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.scores.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        layout.addWidget(self.scores)
         layout.addWidget(QLabel("<b>Reference panel</b> (double click: full size)", body))
         self.references = _gallery(body)
         layout.addWidget(self.references)
@@ -164,10 +183,6 @@ class InspectorDock(QDockWidget):
         self.credits.setWordWrap(True)
         self.credits.setTextFormat(Qt.TextFormat.RichText)
         layout.addWidget(self.credits)
-        layout.addWidget(QLabel("<b>Scores</b> — the panel and the real anchors", body))
-        self.scores = QTableWidget(0, 0, body)
-        self.scores.setMinimumHeight(200)
-        layout.addWidget(self.scores)
         for widget in (self.references, self.negatives, self.generated):
             widget.itemDoubleClicked.connect(self._open_full)
         scroll = QScrollArea(self)
@@ -330,11 +345,14 @@ class InspectorDock(QDockWidget):
         self.scores.setColumnCount(len(columns))
         self.scores.setRowCount(len(SCORE_ROWS))
         self.scores.setHorizontalHeaderLabels([c.replace("anchor:", "") for c in columns])
-        self.scores.setVerticalHeaderLabels(SCORE_ROWS)
+        self.scores.setVerticalHeaderLabels([f"{name} {better}".strip() for _, name, better in SCORES])
         for j, column in enumerate(columns):
             for i, key in enumerate(SCORE_ROWS):
                 value = self.view.scores[column].get(key)
                 self.scores.setItem(i, j, QTableWidgetItem("—" if value is None else f"{value:.3f}"))
+        self.scores.resizeColumnsToContents()
+        self.scores.setFixedHeight(self.scores.horizontalHeader().height() + self.scores.verticalHeader().length()
+                                   + 2 * self.scores.frameWidth())
 
     def _add(self, widget: QListWidget, path: str, label: str, tooltip: str) -> QListWidgetItem:
         item = QListWidgetItem(QIcon(), label)
