@@ -352,6 +352,7 @@ class InspectorDock(QDockWidget):
                 self.scores.setItem(i, j, QTableWidgetItem("—" if value is None else f"{value:.3f}"))
         self.scores.resizeColumnsToContents()
         self.scores.setFixedHeight(self.scores.horizontalHeader().height() + self.scores.verticalHeader().length()
+                                   + self.scores.horizontalScrollBar().sizeHint().height()  # when the anchors overflow
                                    + 2 * self.scores.frameWidth())
 
     def _add(self, widget: QListWidget, path: str, label: str, tooltip: str) -> QListWidgetItem:
