@@ -40,10 +40,24 @@ class ContextPostProcessor(StylePostProcessor):
         if node is None:
             return
         layer.setCustomProperty("geofidelity/context_rank", self.rank)
-        group = root.findGroup(CONTEXT_GROUP) or root.addGroup(CONTEXT_GROUP)
+        group = context_group(root)
+        for old in group.findLayers():  # a re-run replaces the context it drew before, never doubles it
+            if old.layer() is not None and old.layer().id() != layer.id() and old.layer().source() == layer.source():
+                context.project().removeMapLayer(old.layer().id())
         below = [c for c in group.children() if _context_rank(c) < self.rank]
         group.insertChildNode(len(below), node.clone())
         node.parent().removeChildNode(node)
+
+
+def context_group(root):
+    """The "GeoFidelity context" group at the top level of the layer tree (never one nested in
+    another group, e.g. the demo project's Scores), made at the bottom when there is none."""
+    from qgis.core import QgsLayerTree
+
+    for child in root.children():
+        if QgsLayerTree.isGroup(child) and child.name() == CONTEXT_GROUP:
+            return child
+    return root.insertGroup(len(root.children()), CONTEXT_GROUP)
 
 
 def _context_rank(node) -> int:

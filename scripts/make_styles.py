@@ -13,9 +13,11 @@ from style_fonts import set_label_font  # scripts/style_fonts.py: the one label 
 
 STYLES = Path(__file__).resolve().parent.parent / "resources" / "styles"
 
-CLASS_COLOURS = [("primary", "#d7301f", 1.6), ("secondary", "#fc8d59", 1.2),
-                 ("residential", "#4575b4", 0.9), ("pedestrian", "#1a9850", 0.9),
-                 ("other", "#7f7f7f", 0.7)]
+#: road classes in purples, greys and a green: no red or blue, which the score layers use for
+#: "loses" and "wins"; the width says the rank of the road
+CLASS_COLOURS = [("primary", "#4a1486", 1.6), ("secondary", "#8c6bb1", 1.2),
+                 ("residential", "#636363", 0.9), ("pedestrian", "#238b45", 0.9),
+                 ("other", "#a6a6a6", 0.7)]
 
 
 def _labels(field: str) -> QgsVectorLayerSimpleLabeling:

@@ -41,6 +41,9 @@ def test_run_and_load_styled_layer(qgis_provider, tmp_path, helsinki_pbf, cities
     renderer = layer.renderer()
     assert renderer.type() == "categorizedSymbol" and renderer.classAttribute() == "road_class"
     assert {c.value() for c in renderer.categories()} >= {"primary", "secondary", "residential", "pedestrian"}
+    for category in renderer.categories():  # no red or blue: the score layers' "loses" and "wins"
+        r, g, b, _ = category.symbol().color().getRgb()
+        assert not (r > max(g, b) + 60) and not (b > max(r, g) + 60), (category.value(), (r, g, b))
     assert layer.labelsEnabled() and layer.labeling().settings().fieldName == "street_name"
     fields = [f.name() for f in layer.fields()]
     for name in ("segment_id", "street_name", "neighbourhood", "road_class", "length_m", "centroid_lon",
@@ -54,6 +57,20 @@ def test_run_and_load_styled_layer(qgis_provider, tmp_path, helsinki_pbf, cities
                                                     "OSM water"]
     roads = group.children()[0].layer()
     assert roads.featureCount() > 1000 and roads.renderer().type() == "RuleRenderer"
+    # run again with a group of the same name nested elsewhere (as in the demo project's Scores group):
+    # the context is replaced in the top-level group, never doubled, never moved into the nested one
+    nested = root.addGroup("Scores").addGroup("GeoFidelity context")
+    processing.runAndLoadResults(ALG, {"CITIES": cities_csv, "SOURCE": 0, "OSM_FILE": str(helsinki_pbf),
+                                       "OUTPUT": str(out)})
+    tops = [c for c in root.children() if c.name() == "GeoFidelity context"]
+    assert tops == [group] and nested.children() == []
+    assert [c.name() for c in group.children()] == ["OSM other roads", "OSM buildings", "OSM parks and green",
+                                                    "OSM water"]
+    assert len(QgsProject.instance().mapLayersByName("OSM buildings")) == 1
+    root.removeChildNode(root.findGroup("Scores"))
+    for extra in QgsProject.instance().mapLayersByName("GeoFidelity segments"):
+        if extra.id() != layer.id():
+            QgsProject.instance().removeMapLayer(extra.id())
     QgsProject.instance().removeMapLayer(layer.id())
     for child in group.children():
         QgsProject.instance().removeMapLayer(child.layerId())
