@@ -2,8 +2,9 @@
 
 :func:`write_report` reads what the evaluate stage wrote (``evaluation.manifest.json``,
 ``per_panel_scores.csv``, ``table_*.csv``, ``failed_images.csv``, ``evaluation.gpkg``) and
-writes one self-contained page: inline CSS, no scripts, no fonts or files from elsewhere,
-figures as PNGs in ``report_figures/`` linked by relative paths. Every text from the data is
+writes one self-contained page: inline CSS, no scripts, no fonts or files from elsewhere, and
+the figures inside it as PNG data (one file to hand on); the same PNGs are also written to
+``report_figures/`` beside it, to reuse in a paper or a slide. Every text from the data is
 HTML-escaped. A stand-in run (manifest field ``stand_in``) gets a banner quoting its note, so
 a picture of stand-in numbers is never mistaken for a result.
 """
@@ -373,7 +374,7 @@ def write_report(evaluation_dir: str | Path, out_html: str | Path | None = None,
             from .geodiv import geodiv_section
 
             extra = geodiv_section(ev.folder, fig_dir) + coverage_section(coverage_gpkg, fig_dir, warn)
-            page = render(ev, made, out.parent.resolve(), title, extra).encode("utf-8")
+            page = embed_figures(render(ev, made, out.parent.resolve(), title, extra), fig_dir).encode("utf-8")
             stage.path(out.name).write_bytes(page)
     except (OSError, OutputError) as exc:
         raise _not_written(out, exc) from None
@@ -382,6 +383,22 @@ def write_report(evaluation_dir: str | Path, out_html: str | Path | None = None,
             (out.parent / FIGURE_DIR / f"{name}.png").unlink(missing_ok=True)
     log.info("report written: %s", out)
     return out
+
+
+def embed_figures(page: str, fig_dir: Path) -> str:
+    """``page`` with each ``<img src="report_figures/NAME.png">`` of a figure in ``fig_dir`` turned
+    into the PNG's own data (``data:image/png;base64,…``), so that the page is one file."""
+    import base64
+    import re
+    from urllib.parse import unquote
+
+    def inline(match):
+        png = fig_dir / unquote(match.group(2))
+        if not png.is_file():
+            return match.group(0)
+        return f'{match.group(1)}data:image/png;base64,{base64.b64encode(png.read_bytes()).decode("ascii")}"'
+
+    return re.sub(r'(<img src=")' + re.escape(FIGURE_DIR) + r'/([^"]+\.png)"', inline, page)
 
 
 def _not_written(out: Path, exc: Exception) -> GeoFidelityError:

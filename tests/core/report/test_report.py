@@ -98,21 +98,31 @@ def report(evaluation):
     return path, Page(path.read_text(encoding="utf-8"))
 
 
-def test_every_figure_is_a_png_beside_the_report(report):
+def test_every_figure_is_a_png_inside_the_page_and_beside_it(report):
+    """The page is one file to hand on (its figures are PNG data in it); the same PNGs are beside it."""
+    import base64
+    import io
+
     path, page = report
     sources = [a["src"] for tag, a in page.tags if tag == "img"]
-    assert sorted(Path(s).stem for s in sources) == sorted(FIGURES)
+    beside = {p.read_bytes(): p.stem for p in (path.parent / "report_figures").glob("*.png")}
+    assert len(sources) == len(FIGURES)
+    shown = []
     for src in sources:
-        assert not re.match(r"^[a-z]+:|^/", src), f"{src} is not a relative path"
-        png = path.parent / src
-        assert png.parent.name == "report_figures" and png.is_file(), src
+        assert src.startswith("data:image/png;base64,"), src[:60]
+        data = base64.b64decode(src.split(",", 1)[1])
+        assert data in beside, "an inlined figure that is not the one written beside the page"
+        shown.append(beside[data])
+        png = io.BytesIO(data)
         with Image.open(png) as im:
             assert im.format == "PNG"
             im.verify()
+        png.seek(0)
         with Image.open(png) as im:
             assert im.width > 100 and im.height > 100
             pixels = np.asarray(im.convert("L"), dtype=float)
-            assert pixels.std() > 5, f"{src} looks blank"
+            assert pixels.std() > 5, f"{shown[-1]} looks blank"
+    assert sorted(shown) == sorted(FIGURES)
 
 
 def test_stand_in_banner_quotes_the_note_escaped(report):
