@@ -207,11 +207,35 @@ def read_segment_layer(gpkg: str | Path, layer: str = "segment_scores") -> list[
     return out
 
 
+def _metres(lon: float, lat: float, lon0: float, lat0: float) -> tuple[float, float]:
+    """A point in metres east and north of (lon0, lat0) — a local equirectangular view, exact
+    enough across one city."""
+    return ((lon - lon0) * 111_320.0 * math.cos(math.radians(lat0)), (lat - lat0) * 110_574.0)
+
+
+def _scale_bar(ax, span_m: float) -> None:
+    """A bar of a round length (about a fifth of the view) in the lower left corner, and north."""
+    length = next((n for n in (50, 100, 200, 250, 500, 1000, 2000, 2500, 5000, 10000, 20000, 50000)
+                   if n >= span_m / 5), 100000)
+    x0, x1 = ax.get_xlim()
+    y0, y1 = ax.get_ylim()
+    ax.set_autoscale_on(False)  # the bar and the arrow must not move the view they measure
+    x, y = x0 + 0.05 * (x1 - x0), y0 + 0.06 * (y1 - y0)
+    ax.plot([x, x + length], [y, y], color="#222222", lw=3, solid_capstyle="butt", zorder=4)
+    ax.text(x + length / 2, y + 0.025 * (y1 - y0), f"{length / 1000:g} km" if length >= 1000 else f"{length} m",
+            ha="center", va="bottom", fontsize=7, zorder=4)
+    ax.annotate("N", xy=(x1 - 0.06 * (x1 - x0), y1 - 0.05 * (y1 - y0)),
+                xytext=(x1 - 0.06 * (x1 - x0), y1 - 0.2 * (y1 - y0)), ha="center", va="center", fontsize=8,
+                arrowprops={"arrowstyle": "-|>", "color": "#222222", "lw": 1.0}, zorder=4)
+
+
 def city_maps(segments: Sequence[dict], out_path: str | Path, metric: str = "margin_hard") -> Path:
-    """Small multiples, one per city: segment centroids coloured by Δhard with a diverging
-    colormap centred at 0 (red: a negative beat the target), equal-aspect by latitude; segment
-    lines in grey beneath; segments without a value as hollow grey rings."""
+    """Small multiples, one per city: each segment drawn as its line, coloured by Δhard on a
+    diverging colormap centred at 0 (red: a negative beat the target; blue: the target won), in
+    metres around the city's centre with a scale bar and north (no degrees on bare axes);
+    segments without a value in grey, dashed; a dot at each centroid for the short ones."""
     from matplotlib.colors import TwoSlopeNorm
+    from matplotlib import colormaps
 
     if not segments:
         raise FigureSkipped("the per-segment layer has no features")
@@ -222,31 +246,40 @@ def city_maps(segments: Sequence[dict], out_path: str | Path, metric: str = "mar
         raise FigureSkipped(f"no segment of the map layer has a {metric} value")
     lim = max(max(finite), 1e-6)
     norm = TwoSlopeNorm(vcenter=0.0, vmin=-lim, vmax=lim)
+    cmap = colormaps["RdBu"]
     cols = min(len(cities), 4)
     with _figure(max(6.0, 3.3 * cols + 0.9), 3.4 * math.ceil(len(cities) / cols)) as fig:
         axes = _grid(fig, len(cities), 4)
         mappable = None
         for ax, city in zip(axes, cities):
             mine = [s for s in segments if str(s.get("city")) == city]
-            for s in mine:
-                if s.get("line"):
-                    xs, ys = zip(*[(c[0], c[1]) for c in s["line"]])
-                    ax.plot(xs, ys, color="#c8c8c8", lw=1.0, zorder=1)
-            known = [s for s in mine if number(s.get(metric)) is not None]
-            unknown = [s for s in mine if number(s.get(metric)) is None]
-            if unknown:
-                ax.scatter([s["lon"] for s in unknown], [s["lat"] for s in unknown], s=30,
-                           facecolors="none", edgecolors="#999999", zorder=2)
-            if known:
-                mappable = ax.scatter([s["lon"] for s in known], [s["lat"] for s in known],
-                                      c=[number(s[metric]) for s in known], cmap="RdBu", norm=norm,
-                                      s=42, edgecolors="#333333", linewidths=0.5, zorder=3)
+            lon0 = float(np.mean([s["lon"] for s in mine]))
             lat0 = float(np.mean([s["lat"] for s in mine]))
-            ax.set_aspect(1.0 / max(math.cos(math.radians(lat0)), 0.05), adjustable="datalim")
+            known = [s for s in mine if number(s.get(metric)) is not None]
+            for s in mine:
+                value = number(s.get(metric))
+                colour = "#9a9a9a" if value is None else cmap(norm(value))
+                if s.get("line"):
+                    xs, ys = zip(*[_metres(c[0], c[1], lon0, lat0) for c in s["line"]])
+                    ax.plot(xs, ys, color=colour, lw=3.2 if value is not None else 1.6,
+                            ls="-" if value is not None else "--", solid_capstyle="round", zorder=2)
+            points = [_metres(s["lon"], s["lat"], lon0, lat0) for s in known]
+            if points:
+                mappable = ax.scatter([p[0] for p in points], [p[1] for p in points],
+                                      c=[number(s[metric]) for s in known], cmap=cmap, norm=norm,
+                                      s=14, edgecolors="#333333", linewidths=0.4, zorder=3)
+            ax.set_aspect("equal", adjustable="datalim")
+            ax.margins(0.12)
+            ax.set_xticks([])
+            ax.set_yticks([])
+            for spine in ax.spines.values():
+                spine.set_color("#cccccc")
             ax.set_title(f"{city} ({len(known)}/{len(mine)} scored)")
-            ax.tick_params(labelsize=7)
-            ax.ticklabel_format(useOffset=False, style="plain")
-        fig.colorbar(mappable, ax=list(axes), shrink=0.85, label="Δhard (0 = tie with the hardest negative)")
+            fig.canvas.draw()  # the view's limits, for the scale bar
+            x0, x1 = ax.get_xlim()
+            _scale_bar(ax, x1 - x0)
+        fig.colorbar(mappable, ax=list(axes), shrink=0.85,
+                     label="Δhard (blue: this street wins)")
         first = segments[0]
         fig.suptitle(f"Δhard per segment · {first.get('model')} · {first.get('condition')}")
         return _save(fig, out_path)
