@@ -269,6 +269,9 @@ def render_atlas(pages: list[AtlasSegment], segments_gpkg: Path, coverage_gpkg: 
         writer.setCreator("GeoFidelity")
         painter = QPainter(writer)
         try:
+            coverage_layer = atlas.coverageLayer()
+            total = 1 + sum(1 for f in coverage_layer.getFeatures() if str(f["segment_id"]) in by_id)
+            _set_text(cover, "date", f"Page 1 of {total} · Printed {_dt.date.today().isoformat()}")
             QgsLayoutExporter(cover).renderPage(painter, 0)
             if not atlas.beginRender():
                 raise OutputError("QGIS could not start the atlas over the segments layer — check that it has "
@@ -281,6 +284,8 @@ def render_atlas(pages: list[AtlasSegment], segments_gpkg: Path, coverage_gpkg: 
                 if page is None:  # a segment of the GeoPackage that the store does not hold
                     continue
                 _fill_page(layout, page, Path(work_dir))
+                printed = _dt.date.today().isoformat()
+                _set_text(layout, "date", f"Page {len(rendered) + 2} of {total} · Printed {printed}")
                 writer.newPage()
                 QgsLayoutExporter(layout).renderPage(painter, 0)
                 rendered.append(sid)

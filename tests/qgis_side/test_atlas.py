@@ -116,9 +116,12 @@ def check_pages_and_text(pdf, store) -> list[str]:
     cover = _text(reader.pages[0])
     assert "GeoFidelity atlas — Helsinki" in cover and f"Segments: {len(segments)} in Helsinki" in cover
     assert OSM in cover and MAPILLARY in cover and STAND_IN in cover
+    total = len(reader.pages)
+    assert f"Page 1 of {total}" in cover  # every page says where it is in the atlas
     order, texts = [], []
-    for page in reader.pages[1:]:
+    for number, page in enumerate(reader.pages[1:], start=2):
         text = _text(page)
+        assert f"Page {number} of {total}" in text
         sid = next(s for s in segments if s in text)
         order.append(sid)
         texts.append(text)

@@ -7,6 +7,9 @@ from pathlib import Path
 
 from .data import SCORE_FIELDS, AtlasSegment
 
+#: the scores where a smaller value is the better one (method §6)
+LOWER_IS_BETTER = ("mmd2", "gads")
+
 
 def _fmt(value) -> str:
     if value is None or value == "":
@@ -27,6 +30,12 @@ def scores_text(page: AtlasSegment) -> str:
     lines = ["Scores".ljust(width) + "".join(f"{label:>8}" for _, label in keys)]
     for r in rows:
         lines.append(_row_name(r)[:width].ljust(width) + "".join(f"{_fmt(page.scores[r].get(k)):>8}" for k, _ in keys))
+    higher = [label for k, label in keys if k not in LOWER_IS_BETTER]
+    lower = [label for k, label in keys if k in LOWER_IS_BETTER]
+    lines.append("↑ higher is better: " + ", ".join(higher) + (f"; ↓ lower: {', '.join(lower)}" if lower else ""))
+    lines.append("Δhard > 0: closer to this street than to its closest look-alike")
+    if "top-1ca" in higher:
+        lines.append("top-1ca: top-1 with the chance level of the gallery taken out")
     return "\n".join(lines)
 
 

@@ -54,6 +54,7 @@ def test_page_texts_show_scores_beside_the_anchors_and_the_coverage():
     assert lines[0].split() == ["Scores", "CosSim", "Δhard", "top-1"]  # MMD² and GADS: no value, no column
     assert lines[1].split() == ["m1", "0.500", "-0.123", "—"]
     assert lines[2].split() == ["real", "held_out_real", "0.970", "0.200", "1.000"]
+    assert lines[3] == "↑ higher is better: CosSim, Δhard, top-1" and lines[4].startswith("Δhard > 0: closer to this")
     assert coverage_text(page).splitlines() == [
         "Coverage (audit)", "8 images kept, 18.6 / km, 2 sequences", "captured 2019-06-08 … 2021-06-07 (730 days)",
         "30 % of its length > 20 m from an image; longest gap 128 m"]
