@@ -3,7 +3,7 @@
 cover). :mod:`.atlas_layout` loads the templates and finds their items by id, so a user may
 restyle or move any item in QGIS's layout designer and save the template over these files.
 
-Regenerate: ``python -m geofidelity_plugin.atlas_template`` (needs QGIS).
+Regenerate: ``python -m geofidelity_plugin.qgis_side.atlas_template`` (needs QGIS).
 """
 from __future__ import annotations
 
