@@ -53,8 +53,15 @@ class StylePostProcessor(QgsProcessingLayerPostProcessorInterface):
 
     def postProcessLayer(self, layer, context, feedback):  # noqa: N802
         if layer is not None and layer.isValid():
-            if self.qml:
+            from geofidelity_plugin.qgis_side.project_file import SCORE_STYLES, present_scores
+
+            lines = layer.geometryType() == Qgis.GeometryType.Line
+            if self.qml == SCORE_STYLES[0][1] and lines:  # a score layer: every variant, as in the demo project
+                present_scores(layer)
+            elif self.qml:
                 layer.loadNamedStyle(str(style_for(layer, self.qml)))
+                if self.qml == SCORE_STYLES[0][1]:  # scores on points (a release without lines)
+                    present_scores(layer, variants=False)
             from geofidelity_plugin.qgis_side.project_links import set_links
 
             set_links(layer, self.properties)  # e.g. the store the inspector reads

@@ -89,6 +89,38 @@ def _credit(layer, lines: list[str]) -> None:
     layer.setMetadata(metadata)
 
 
+#: the names the score fields go by in the attribute table, forms and map tips (the legend's, the
+#: inspector's and the glossary's words; method §6)
+SCORE_ALIASES = {"segment_id": "segment", "street_name": "street", "cos_sim": "CosSim", "top1": "top-1",
+                 "reciprocal_rank": "reciprocal rank", "chance_adjusted_top1": "top-1, chance-adjusted",
+                 "margin_hard": "Δhard", "margin_mean": "Δmean",
+                 "margin_nearest_same_city": "Δ nearest same-city street",
+                 "margin_same_city_other_neighbourhood": "Δ other neighbourhood",
+                 "margin_same_driving_side_other_city": "Δ other city, same driving side",
+                 "margin_random_other_city": "Δ random other city",
+                 "margin_same_neighbourhood": "Δ same neighbourhood (strict)", "gallery_size": "gallery size K",
+                 "mmd2": "MMD²", "dcsf": "DCSF", "gads": "GADS", "n_generated": "generated images",
+                 "n_reference": "reference images", "stand_in": "stand-in data"}
+#: the map tip of a score layer: the street, then its primary score and what it means
+SCORE_MAP_TIP = ('<b>[% "street_name" %]</b> — [% "city" %]<br>'
+                 'Δhard <b>[% format_number("margin_hard", 3) %]</b> (above 0: this street beats its closest '
+                 'look-alike)<br>top-1 [% format_number("top1", 2) %] · CosSim [% format_number("cos_sim", 3) %]'
+                 '<br><i>[% "model" %], [% "condition" %]</i>')
+
+
+def present_scores(layer, variants: bool = True) -> None:
+    """A score layer as the demo project and the Evaluate dialog both show it: the four style
+    variants (Δhard current; ``variants=False`` keeps the style it has — a point layer's), readable
+    field names and a map tip."""
+    if variants:
+        add_score_styles(layer)
+    for index, field in enumerate(layer.fields()):
+        if field.name() in SCORE_ALIASES:
+            layer.setFieldAlias(index, SCORE_ALIASES[field.name()])
+    layer.setMapTipTemplate(SCORE_MAP_TIP)
+    layer.setDisplayExpression('"street_name"')
+
+
 def add_score_styles(layer) -> None:
     """Δhard, top-1, CosSim and GADS as style variants of one layer; Δhard current (method §6)."""
     manager = layer.styleManager()
@@ -123,7 +155,7 @@ def _gpkg_layers(inputs: ProjectInputs, notes: list[str]) -> dict[str, list]:
     if inputs.scores_uri:
         layer = _layer(inputs.scores_uri, inputs.scores_name, notes)
         if layer is not None:
-            add_score_styles(layer)
+            present_scores(layer)
             _credit(layer, images)
             set_links(layer, inputs.properties)
             groups["Scores"].append(layer)

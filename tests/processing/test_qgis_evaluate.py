@@ -23,10 +23,14 @@ def test_release_to_margin_layer(qgis_provider, tmp_path):
         "STORE": str(store), "FEATURE_MODEL": str(model), "OUTPUT_FOLDER": str(tmp_path / "eval"),
         "BOOTSTRAP": 200, "CONDITION": "L1"})
     assert result["PANELS"] >= 8
-    layers = [l for l in QgsProject.instance().mapLayers().values() if l.name().startswith("GeoFidelity Δhard")]
+    layers = [l for l in QgsProject.instance().mapLayers().values() if l.name().startswith("GeoFidelity scores")]
     assert layers, "margin layer not loaded"
     layer = layers[-1]
     assert layer.featureCount() == 4
+    # as the demo project shows it: readable field names and a map tip (a release's segments are points:
+    # one point style; a line layer gets the demo project's four variants too, tests/qgis_side/test_project_file.py)
+    assert layer.attributeDisplayName(layer.fields().indexOf("margin_hard")) == "Δhard"
+    assert "margin_hard" in layer.mapTipTemplate() and "street_name" in layer.mapTipTemplate()
     renderer = layer.renderer()
     assert renderer.type() == "graduatedSymbol" and renderer.classAttribute() == "margin_hard"
     bounds = sorted((r.lowerValue(), r.upperValue()) for r in renderer.ranges())

@@ -68,7 +68,7 @@ def _evaluation_events(args, run) -> None:
             events.output(res.key, run.paths[path_key])
         events.value(spec.PANELS.key, len(r.rows))
         return
-    label = f"GeoFidelity Δhard — {run.model} {run.condition}" + (" (STAND-IN DATA)" if run.stand_in_note else "")
+    label = f"GeoFidelity scores — {run.model} {run.condition}" + (" (STAND-IN DATA)" if run.stand_in_note else "")
     events.output(spec.SEGMENT_SCORES.key, run.paths["gpkg"], layer=f"{run.paths['gpkg']}|layername=segment_scores",
                   name=label, style="segment_margin_hard.qml",
                   properties={"geofidelity/store": str(Path(args.store).resolve()),
