@@ -130,7 +130,7 @@ def test_groups_styles_extent_and_attribution(qgis_app, run_outputs, tmp_path):
         assert manager.setCurrentStyle(style)
         assert scores.renderer().classAttribute() == field, style
     assert scores.attributeDisplayName(scores.fields().indexOf("margin_hard")) == "Δhard"  # the legend's names
-    assert scores.attributeDisplayName(scores.fields().indexOf("chance_adjusted_top1")) == "top-1, chance-adjusted"
+    assert scores.attributeDisplayName(scores.fields().indexOf("cos_sim")) == "CosSim"
     assert "format_number(\"margin_hard\", 3)" in scores.mapTipTemplate()
     assert scores.customProperty("geofidelity/store") == "s.sqlite"
     images = project.mapLayersByName("GeoFidelity images by status (STAND-IN)")[0]
