@@ -88,6 +88,7 @@ screenshots: demo
 	env -u QT_QPA_PLATFORM xvfb-run -a -s "-screen 0 1600x1000x24" $(PY) scripts/screenshots.py demo_output docs/screenshots
 	env -u QT_QPA_PLATFORM xvfb-run -a -s "-screen 0 1600x1000x24" $(PY) scripts/screenshot_mfp.py docs/screenshots
 	$(PY) scripts/screenshot_atlas.py demo_output docs/screenshots
+	env -u QT_QPA_PLATFORM xvfb-run -a -s "-screen 0 1600x1000x24" $(PY) scripts/screenshot_dialog_report.py demo_output docs/screenshots
 
 bench: setup
 	$(PY) benchmarks/run_all.py
