@@ -18,38 +18,22 @@ from qgis.PyQt.QtCore import QObject, QRunnable, QSize, QThreadPool, Qt, pyqtSig
 from qgis.PyQt.QtGui import QIcon, QImage, QPixmap
 from qgis.PyQt.QtWidgets import (QAbstractItemView, QComboBox, QDialog, QDockWidget, QHBoxLayout, QLabel,
                                  QListView, QListWidget, QListWidgetItem, QPushButton, QScrollArea,
-                                 QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
+                                 QTableWidget, QVBoxLayout, QWidget)
 
 from geofidelity_plugin.core.errors import user_message
+from geofidelity_plugin.qgis_side.gui.map_highlights import (NEGATIVE_RGBA, TARGET_RGBA,  # noqa: F401
+                                                              clear_highlights, highlight_gallery)
+from geofidelity_plugin.qgis_side.gui.score_table import SCORE_ROWS, SCORES, SCORES_KEY, fill_score_table  # noqa: F401
 from geofidelity_plugin.qgis_side.gui.thumbnails import ThumbnailLoader
 from geofidelity_plugin.qgis_side.project_links import EVALUATION_PROPERTY, STORE_PROPERTY, resolve_link  # noqa: F401
 
 PAGE_SIZE = 8
+THUMB = 112
+FULL = 1200
 #: shown under every segment of a store whose audit this dock changed: the curation and the scores
 #: were computed before it
 STALE_NOTE = ("the audit changed after the scores were computed: run 4b · Evaluate generated panels again "
               "(and 2b · Curate reference panels first, to refill the panel from the other candidates)")
-#: the clicked road and its gallery negatives on the map, drawn over it (QgsHighlight): the layer's
-#: selection — which a later "Selected features only" run reads — is never touched
-TARGET_RGBA = (230, 0, 126, 220)
-NEGATIVE_RGBA = (255, 150, 0, 200)
-HIGHLIGHT_WIDTH = 5
-THUMB = 112
-FULL = 1200
-#: the scores the dock shows, the primary first: (column of per_panel_scores.csv, the name the legend,
-#: the tables and the glossary use, which way is better: "↑" higher, "↓" lower, "" neither)
-SCORES = (("margin_hard", "Δhard", "↑"), ("chance_adjusted_top1", "top-1, chance-adjusted", "↑"),
-          ("top1", "top-1", "↑"), ("margin_mean", "Δmean", "↑"), ("cos_sim", "CosSim", "↑"),
-          ("mmd2", "MMD²", "↓"), ("gads", "GADS", "↓"),
-          ("margin_nearest_same_city", "Δ nearest same-city street", "↑"),
-          ("margin_same_city_other_neighbourhood", "Δ other neighbourhood", "↑"),
-          ("margin_same_driving_side_other_city", "Δ other city, same driving side", "↑"),
-          ("margin_random_other_city", "Δ random other city", "↑"),
-          ("margin_same_neighbourhood", "Δ same neighbourhood (strict)", "↑"), ("gallery_size", "gallery size K", ""))
-SCORE_ROWS = tuple(key for key, _, _ in SCORES)
-SCORES_KEY = ("<b>Scores</b> — this panel beside the real anchors. ↑ higher is better, ↓ lower is better. "
-              "Δhard: how much closer the images are to this street's photos than to the closest look-alike "
-              "street (above 0: this street wins). The glossary is in each algorithm's Help.")
 
 
 class _TaskSignals(QObject):
@@ -340,20 +324,7 @@ class InspectorDock(QDockWidget):
             item.setData(Qt.ItemDataRole.UserRole + 1, img.reference_id)
 
     def _fill_scores(self) -> None:
-        columns = list(self.view.scores)
-        self.scores.clear()
-        self.scores.setColumnCount(len(columns))
-        self.scores.setRowCount(len(SCORE_ROWS))
-        self.scores.setHorizontalHeaderLabels([c.replace("anchor:", "") for c in columns])
-        self.scores.setVerticalHeaderLabels([f"{name} {better}".strip() for _, name, better in SCORES])
-        for j, column in enumerate(columns):
-            for i, key in enumerate(SCORE_ROWS):
-                value = self.view.scores[column].get(key)
-                self.scores.setItem(i, j, QTableWidgetItem("—" if value is None else f"{value:.3f}"))
-        self.scores.resizeColumnsToContents()
-        self.scores.setFixedHeight(self.scores.horizontalHeader().height() + self.scores.verticalHeader().length()
-                                   + self.scores.horizontalScrollBar().sizeHint().height()  # when the anchors overflow
-                                   + 2 * self.scores.frameWidth())
+        fill_score_table(self.scores, self.view.scores)
 
     def _add(self, widget: QListWidget, path: str, label: str, tooltip: str) -> QListWidgetItem:
         item = QListWidgetItem(QIcon(), label)
@@ -390,30 +361,13 @@ class InspectorDock(QDockWidget):
 
     def _highlight_gallery(self) -> None:
         """Draw the clicked road and its gallery negatives over the map (the selection stays)."""
-        from qgis.core import QgsFeatureRequest
-        from qgis.gui import QgsHighlight
-        from qgis.PyQt.QtGui import QColor
-
         self.clear_highlights()
-        canvas = self._map_canvas()
-        if self.layer is None or self.view is None or canvas is None:
-            return
-        target = self.view.segment_id
-        ids = sorted({target, *(neg for neg, _ in self.view.negatives.values())})
-        quoted = ",".join("'" + i.replace("'", "''") + "'" for i in ids)
-        request = QgsFeatureRequest().setFilterExpression(f'"segment_id" IN ({quoted})')
-        for feature in self.layer.getFeatures(request):
-            highlight = QgsHighlight(canvas, feature, self.layer)
-            highlight.setColor(QColor(*(TARGET_RGBA if feature["segment_id"] == target else NEGATIVE_RGBA)))
-            highlight.setWidth(HIGHLIGHT_WIDTH)
-            highlight.show()
-            self.highlights.append(highlight)
+        if self.layer is not None and self.view is not None and self._map_canvas() is not None:
+            negatives = {neg for neg, _ in self.view.negatives.values()}
+            self.highlights = highlight_gallery(self._map_canvas(), self.layer, self.view.segment_id, negatives)
 
     def clear_highlights(self) -> None:
-        for highlight in self.highlights:
-            highlight.hide()
-            if highlight.scene() is not None:
-                highlight.scene().removeItem(highlight)
+        clear_highlights(self.highlights)
         self.highlights = []
 
     # -- actions --------------------------------------------------------------------------
