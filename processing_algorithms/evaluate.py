@@ -35,8 +35,11 @@ class EvaluateAlgorithm(GeoFidelityAlgorithm):
         return EvaluateAlgorithm()
 
     def initAlgorithm(self, config=None):  # noqa: N802
+        from geofidelity_plugin.qgis_side.feature_models import offer_feature_models
+
         add_specification(self, spec.EVALUATE, after=(ray_parameter(),),
                           choice_labels={"PROTOCOL": spec.PROTOCOL_LABELS})
+        offer_feature_models(self.parameterDefinition("FEATURE_MODEL"))
 
     @user_errors
     def processAlgorithm(self, parameters, context, feedback):  # noqa: N802

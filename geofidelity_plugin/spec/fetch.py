@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from geofidelity_plugin.core.reference_panels import options as o
 from geofidelity_plugin.spec.options import CommandSpec, Option, Result
-from geofidelity_plugin.spec.shared import NEW_STORE
+from geofidelity_plugin.spec.shared import NEW_STORE, ONLY_SEGMENTS
 
 #: the image points layer: a parameter in QGIS, an output event of the backend
 OUTPUT = Option("OUTPUT", "--out", "file_out", "Image points", help="image points GeoPackage",
                 file_filter="GeoPackage (*.gpkg)", record=False)
 SEGMENTS = Option("SEGMENTS", "--segments", "file", "Segments GeoPackage to load first",
-                  help="segments GeoPackage to load first", extension="gpkg", record=False)
+                  help="segments GeoPackage to load first", extension="gpkg", record=False, layer="vector")
 
 IMAGES = Result("IMAGES", "Images found")
 DOWNLOADED = Result("DOWNLOADED", "Images downloaded (not from cache)")
@@ -29,6 +29,7 @@ FETCH = CommandSpec(
     options=(
         NEW_STORE,
         SEGMENTS,
+        ONLY_SEGMENTS,
         Option("BASE_URL", "--base-url", "text", "Graph API base URL", help="Graph API base URL",
                default=o.DEFAULT_BASE_URL, advanced=True),
         Option("BUFFER", "--buffer", "number", "Road buffer (m)", help="road buffer, m", default=o.FETCH_BUFFER_M,

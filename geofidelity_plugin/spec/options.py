@@ -11,7 +11,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 #: option kinds: what the value is, on the command line and in QGIS
-KINDS = ("number", "integer", "text", "flag", "choice", "file", "folder", "file_out", "folder_out")
+#: ``segment_ids``: on the command line a text (ids, or @FILE); in QGIS a layer whose features'
+#: ``segment_id`` values (the selected ones, when "Selected features only" is ticked) become that text
+KINDS = ("number", "integer", "text", "flag", "choice", "file", "folder", "file_out", "folder_out", "segment_ids")
 
 
 @dataclass(frozen=True)
@@ -44,12 +46,19 @@ class Option:
     record: bool = True
     field: str = ""
     multiple: bool = False
+    #: in QGIS, a file that is a map layer: ``vector`` or ``raster`` (a layer of the project or a file)
+    layer: str = ""
 
     def __post_init__(self):
         if self.kind not in KINDS:
             raise ValueError(f"option {self.name}: unknown kind {self.kind!r} (one of {', '.join(KINDS)})")
         if not self.flag.startswith("--"):
             raise ValueError(f"option {self.name}: the command-line flag {self.flag!r} must start with --")
+
+    @property
+    def is_distance(self) -> bool:
+        """A number in metres (its label ends "(m)"): in QGIS a distance widget."""
+        return self.kind == "number" and self.label.endswith(" (m)")
 
     @property
     def dest(self) -> str:

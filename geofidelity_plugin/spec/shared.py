@@ -16,3 +16,10 @@ NEW_STORE = Option("STORE", "--store", "file", "Benchmark store (.sqlite; create
 DEVICE = Option("DEVICE", "--device", "text", "Device: cpu, cuda, cuda:N or mps (empty: the GPU when there is one)",
                 help="cpu, cuda, cuda:N or mps (default: CUDA when present; in QGIS the device of Settings › "
                      "Options › GeoFidelity)", advanced=True)
+#: the roads a command works on (:mod:`geofidelity_plugin.core.segment_subset`); in QGIS a layer of
+#: roads, "Selected features only" honoured
+ONLY_SEGMENTS = Option("ONLY_SEGMENTS", "--only-segments", "segment_ids",
+                       "Only these roads (a layer with segment_id; empty: every road of the store)",
+                       help="work on these segments only: comma-separated segment ids, or @FILE with one id per "
+                            "line (in QGIS: a layer with a segment_id field, e.g. the segments layer, with "
+                            "\"Selected features only\" for the roads picked on the map); empty: every segment")

@@ -303,3 +303,77 @@ def test_each_page_charts_its_capture_dates_and_names_six_photographers(atlas_pd
     assert all("photos by" not in text for sid, (text, _) in pages.items() if sid != first)
     manifest = json.loads((atlas_inputs / "atlas.manifest.json").read_text())
     assert manifest["outputs"]["photographers"] == {first: PHOTOGRAPHERS}
+
+
+def test_the_cover_indexes_the_pages_and_its_map_names_streets_with_their_pages(atlas_pdf, atlas_inputs):
+    """The cover lists page · street in the order of the pages, and its map labels each street
+    with its page; each page's map labels its own segment with its Δhard (issue 25)."""
+    from pypdf import PdfReader
+
+    segments = _segments(atlas_inputs / "benchmark.sqlite")
+    reader = PdfReader(atlas_pdf)
+    cover = _text(reader.pages[0])
+    assert "Index (page · street)" in cover
+    for number, page in enumerate(reader.pages[1:], start=2):
+        text = _text(page)
+        sid = next(s for s in segments if s in text)
+        street = segments[sid][1]
+        flat = "".join(cover.split())  # pypdf may split a word of the mono index
+        assert f"{number}{street}(Helsinki)".replace(" ", "") in flat, (number, street)  # the index entry
+        # the segment's own label on its page map (a label along a line: pypdf splits its words)
+        import re
+
+        assert re.search(r"Δhard[+−-]\d\.\d{3}\(", "".join(text.split())), number
+    assert cover.count("· p.") >= len(segments) // 2  # street labels with their page (some may not fit)
+
+
+def test_the_page_map_numbers_the_reference_images_as_their_thumbnails(qgis_app):
+    """The label expression of the image points, evaluated by QGIS: the page's own images get
+    their thumbnail number; another segment's images and the locator map get none."""
+    from qgis.core import QgsExpression, QgsExpressionContext, QgsExpressionContextScope, QgsFeature, QgsVectorLayer
+
+    from geofidelity_plugin.qgis_side.atlas_labels import POINT_LABEL, SEGMENT_LABEL
+
+    fields = QgsVectorLayer("None?field=segment_id:string&field=image_id:string&field=street_name:string", "f",
+                            "memory").fields()
+    atlas_feature = QgsFeature(fields)
+    atlas_feature.setAttributes(["seg-a", None, "Aleksanterinkatu"])
+
+    def evaluate(expression, attributes, map_id="map", on_page=True):
+        feature = QgsFeature(fields)
+        feature.setAttributes(attributes)
+        context = QgsExpressionContext()
+        scope = QgsExpressionContextScope()
+        scope.setVariable("geofidelity_numbers", json.dumps({"111": "1", "222": "2"}))
+        scope.setVariable("geofidelity_pages", json.dumps({"seg-a": 2, "seg-b": 3}))
+        scope.setVariable("geofidelity_score", "Δhard +0.050 (m1)")
+        scope.setVariable("map_id", map_id)
+        if on_page:
+            scope.setVariable("atlas_feature", atlas_feature)
+        context.appendScope(scope)
+        context.setFeature(feature)
+        exp = QgsExpression(expression)
+        assert not exp.hasParserError(), exp.parserErrorString()
+        value = exp.evaluate(context)
+        assert not exp.hasEvalError(), exp.evalErrorString()
+        return value
+
+    assert evaluate(POINT_LABEL, ["seg-a", "222", None]) == "2"
+    assert evaluate(POINT_LABEL, ["seg-b", "222", None]) is None or evaluate(POINT_LABEL, ["seg-b", "222", None]) == ""
+    assert not evaluate(POINT_LABEL, ["seg-a", "111", None], map_id="locator")
+    assert evaluate(SEGMENT_LABEL, ["seg-a", None, "Aleksanterinkatu"]) == \
+        "Aleksanterinkatu\nΔhard +0.050 (m1)"
+    assert evaluate(SEGMENT_LABEL, ["seg-b", None, "Mikonkatu"]) == "Mikonkatu · p. 3"
+    assert evaluate(SEGMENT_LABEL, ["seg-b", None, "Mikonkatu"], on_page=False) == "Mikonkatu · p. 3"  # the cover
+    assert not evaluate(SEGMENT_LABEL, ["seg-a", None, "Aleksanterinkatu"], map_id="locator")
+
+
+def test_the_north_arrow_stands_beside_the_map_and_each_page_has_a_locator():
+    from geofidelity_plugin.qgis_side.atlas_template import COVER_ITEMS, SEGMENT_ITEMS
+
+    for items in (COVER_ITEMS, SEGMENT_ITEMS):
+        _, mx, my, mw, mh, *_ = items["map"]
+        _, nx, ny, nw, nh, *_ = items["north_arrow"]
+        overlaps = nx < mx + mw and mx < nx + nw and ny < my + mh and my < ny + nh
+        assert not overlaps
+    assert SEGMENT_ITEMS["locator"][0] == "locator"

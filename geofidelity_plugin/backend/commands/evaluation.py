@@ -41,7 +41,7 @@ def cmd_evaluate(args) -> int:
                              fast_jpeg_decode=not args.exact_decode, progress=progress,
                              lock_timeout_s=args.lock_timeout, clip_model=args.clip_model,
                              ray=ray_address(args), ray_workers=args.ray_workers,
-                             recorded_options=recorded(args, spec.EVALUATE))
+                             recorded_options=recorded(args, spec.EVALUATE), only_segments=args.only_segments)
     finally:
         progress.close()
     r = run.result

@@ -32,7 +32,7 @@ def cmd_fetch_mapillary(args) -> int:
                         workers=args.workers, requests_per_second=args.requests_per_second, timeout_s=args.timeout,
                         search_pad_m=args.search_pad, prefilter=not args.download_all, solar_min_deg=args.solar_min,
                         refresh_batch=args.refresh_batch, base_url=args.base_url, progress=progress,
-                        recorded=recorded(args, spec_fetch.FETCH))
+                        recorded=recorded(args, spec_fetch.FETCH), only_segments=args.only_segments)
     finally:
         progress.close()
     print(", ".join(f"{k}: {v}" for k, v in run.totals.items()))

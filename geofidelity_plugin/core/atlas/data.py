@@ -29,6 +29,7 @@ class Thumb:
     path: str
     label: str
     rejected: bool = False
+    image_id: str | None = None   # a reference image's id: its point on the page map carries the same number
 
 
 @dataclass
@@ -166,7 +167,7 @@ def gather(store: str | Path, evaluation: str | Path | None, coverage_gpkg: str 
                 view = first if model == first.model else reader.view(sid, model, condition)
                 generated[model] = [Thumb(i.path, i.label) for i in view.generated]
                 scores.update(view.scores)
-            refs = [Thumb(i.path, f"#{n}", i.audit == "reject") for n, i in enumerate(first.references, 1)]
+            refs = [Thumb(i.path, f"#{n}", i.audit == "reject", i.label) for n, i in enumerate(first.references, 1)]
             pages.append(AtlasSegment(sid, first.facts, refs, generated, scores, coverage.get(sid, {}),
                                       creators.get(sid, []), first.stand_in, dates.get(sid, [])))
         unknown = sorted(set(models or ()) - seen)

@@ -39,6 +39,41 @@ def scores_text(page: AtlasSegment) -> str:
     return "\n".join(lines)
 
 
+def map_score_label(page: AtlasSegment) -> str:
+    """The segment's label on its own page map: Δhard of the first model (else of the held-out
+    real anchor), with the direction that is better."""
+    models = [m for m in page.scores if not m.startswith("anchor:")] or \
+        [m for m in page.scores if m.startswith("anchor:")]
+    for model in models:
+        value = page.scores[model].get("margin_hard")
+        if isinstance(value, (int, float)):
+            return f"Δhard {value:+.3f} ({_row_name(model)})"
+    return "not evaluated"
+
+
+def page_numbers(order: list[str], first_page: int = 2) -> dict[str, int]:
+    """Segment id → its page in the atlas (the cover is page 1)."""
+    return {sid: n for n, sid in enumerate(order, first_page)}
+
+
+def index_text(pages: list[AtlasSegment], numbers: dict[str, int], lines: int = 16, columns: int = 2,
+               width: int = 34) -> str:
+    """The cover's index: page, street and city, in page order, in ``columns`` columns of
+    ``lines`` lines; what does not fit ends in "… and N more"."""
+    by_id = {p.segment_id: p for p in pages}
+    entries = [f"{numbers[sid]:>3}  {by_id[sid].street_name} ({by_id[sid].facts.get('city') or '—'})"
+               for sid in sorted(numbers, key=numbers.get) if sid in by_id]
+    room = lines * columns
+    if len(entries) > room:
+        rest = len(entries) - (room - 1)
+        entries = entries[:room - 1] + [f"     … and {rest} more (pages {numbers[max(numbers, key=numbers.get)] - rest + 1}–"
+                                        f"{max(numbers.values())})"]
+    cut = [e if len(e) <= width else e[:width - 1] + "…" for e in entries]
+    rows = [cut[i::lines] for i in range(min(lines, len(cut)))]  # column-major: read down, then across
+    return "Index (page · street)\n" + "\n".join("".join(cell.ljust(width + 2) for cell in row).rstrip()
+                                                   for row in rows)
+
+
 def _row_name(column: str) -> str:
     return f"real {column[len('anchor:'):]}" if column.startswith("anchor:") else column
 

