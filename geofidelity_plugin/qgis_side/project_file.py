@@ -18,6 +18,7 @@ from pathlib import Path
 
 from geofidelity_plugin.core import attribution
 from geofidelity_plugin.core.errors import OutputError
+from geofidelity_plugin.core.evaluation.score_names import SCORE_NAMES
 from geofidelity_plugin.core.resources import resource
 from geofidelity_plugin.qgis_side.project_links import set_links
 
@@ -89,18 +90,8 @@ def _credit(layer, lines: list[str]) -> None:
     layer.setMetadata(metadata)
 
 
-#: the names the score fields go by in the attribute table, forms and map tips (the legend's, the
-#: inspector's and the glossary's words; method §6)
-SCORE_ALIASES = {"segment_id": "segment", "street_name": "street", "cos_sim": "CosSim", "top1": "top-1",
-                 "reciprocal_rank": "reciprocal rank", "chance_adjusted_top1": "top-1, chance-adjusted",
-                 "margin_hard": "Δhard", "margin_mean": "Δmean",
-                 "margin_nearest_same_city": "Δ nearest same-city street",
-                 "margin_same_city_other_neighbourhood": "Δ other neighbourhood",
-                 "margin_same_driving_side_other_city": "Δ other city, same driving side",
-                 "margin_random_other_city": "Δ random other city",
-                 "margin_same_neighbourhood": "Δ same neighbourhood (strict)", "gallery_size": "gallery size K",
-                 "mmd2": "MMD²", "dcsf": "DCSF", "gads": "GADS", "n_generated": "generated images",
-                 "n_reference": "reference images", "stand_in": "stand-in data"}
+#: the names the score fields go by in the attribute table, forms and map tips (method §6)
+SCORE_ALIASES = SCORE_NAMES
 #: the map tip of a score layer: the street, then its primary score and what it means
 SCORE_MAP_TIP = ('<b>[% "street_name" %]</b> — [% "city" %]<br>'
                  'Δhard <b>[% format_number("margin_hard", 3) %]</b> (above 0: this street beats its closest '

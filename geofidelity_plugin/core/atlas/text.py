@@ -5,10 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from ..evaluation.score_names import LOWER_IS_BETTER
 from .data import SCORE_FIELDS, AtlasSegment
-
-#: the scores where a smaller value is the better one (method §6)
-LOWER_IS_BETTER = ("mmd2", "gads")
 
 
 def _fmt(value) -> str:

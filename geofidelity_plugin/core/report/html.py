@@ -20,6 +20,7 @@ from urllib.parse import quote
 
 from ..atomic import staged_folder
 from ..errors import GeoFidelityError, OutputError, describe_os_error
+from ..evaluation.score_names import SCORE_DEFINITIONS, column_name
 from ..output_paths import check_output_file
 from . import figures as fig
 from .coverage import attribution_footer, coverage_section, find_coverage
@@ -34,12 +35,7 @@ _TEXT_COLUMNS = TEXT_COLUMNS
 
 
 # ------------------------------------------------------------------ formatting
-_LABELS = {"cos_sim": "CosSim of panel means", "top1": "top-1 retrieval (target ranked first)",
-           "chance_adjusted_top1": "(top-1 − 1/K)/(1 − 1/K)", "reciprocal_rank": "reciprocal rank of the target",
-           "margin_hard": "Δhard: s(target) − max s(negatives)", "mmd2": "RBF MMD² (diagnostic)",
-           "margin_mean": "Δmean: s(target) − mean s(negatives)", "gads": "GADS: JS distance of attribute ratios",
-           "margin_nearest_same_city": "margin vs the nearest same-city segment", "cities": "cities with panels",
-           "dcsf": "DCSF = MMD² + λ·max(0, d_R − d_G) (diagnostic)", "panels": "panels in the row"}
+_LABELS = SCORE_DEFINITIONS
 
 
 def esc(value) -> str:
@@ -67,7 +63,8 @@ def _cell(row: dict, key: str) -> str:
 
 def _table(rows: list[dict], columns: list[str], row_class=None, cells=None) -> str:
     left = {c: ' class="l"' if c in _TEXT_COLUMNS else "" for c in columns}
-    head = "".join(f'<th scope="col"{left[c]} title="{esc(_LABELS.get(c, c))}">{esc(c)}</th>' for c in columns)
+    head = "".join(f'<th scope="col"{left[c]} title="{esc(_LABELS.get(c, c))} ({esc(c)})">{esc(column_name(c))}</th>'
+                   for c in columns)
     body = []
     for r in rows:
         cls = row_class(r) if row_class else ""
@@ -150,7 +147,7 @@ def _tables(ev: Evaluation) -> str:
         dropped = [c for c in columns if c not in keep]
         parts.append(_table(rows, keep, row_class=_row_class))
         if dropped:
-            parts.append(f'<p class="note">Without values in this run: {esc(", ".join(dropped))}.</p>')
+            parts.append(f'<p class="note">Without values in this run: {esc(", ".join(map(column_name, dropped)))}.</p>')
         if name == "by_model_L1":
             parts.append(_deltas(ev))
     return "".join(parts)
@@ -182,7 +179,8 @@ def _deltas(ev: Evaluation) -> str:
            "Bold: the interval excludes 0.</p>"]
     if not rows:
         return "".join(out) + f'<p class="note">No rows: {esc(_why_empty(ev, "deltas"))}</p>'
-    cells = {"mean": lambda r, _: interval(r.get("mean"), r.get("low"), r.get("high")),
+    cells = {"metric": lambda r, _: column_name(str(r.get("metric") or "")),
+             "mean": lambda r, _: interval(r.get("mean"), r.get("low"), r.get("high")),
              "city_mean": lambda r, _: interval(r.get("city_mean"), r.get("city_low"), r.get("city_high")),
              "cities_positive": lambda r, _: (f"{_num(r.get('cities_positive'))} of {_num(r.get('cities'))}"
                                               if r.get("cities") is not None else "—")}

@@ -5,15 +5,14 @@ from __future__ import annotations
 
 from qgis.PyQt.QtWidgets import QTableWidgetItem
 
-#: (column of per_panel_scores.csv, the name shown, which way is better: "↑" higher, "↓" lower, "" neither)
-SCORES = (("margin_hard", "Δhard", "↑"), ("chance_adjusted_top1", "top-1, chance-adjusted", "↑"),
-          ("top1", "top-1", "↑"), ("margin_mean", "Δmean", "↑"), ("cos_sim", "CosSim", "↑"),
-          ("mmd2", "MMD²", "↓"), ("gads", "GADS", "↓"),
-          ("margin_nearest_same_city", "Δ nearest same-city street", "↑"),
-          ("margin_same_city_other_neighbourhood", "Δ other neighbourhood", "↑"),
-          ("margin_same_driving_side_other_city", "Δ other city, same driving side", "↑"),
-          ("margin_random_other_city", "Δ random other city", "↑"),
-          ("margin_same_neighbourhood", "Δ same neighbourhood (strict)", "↑"), ("gallery_size", "gallery size K", ""))
+from geofidelity_plugin.core.evaluation.score_names import SCORE_NAMES, direction
+
+#: (column of per_panel_scores.csv, the name shown, which way is better: "↑" higher, "↓" lower, "" neither),
+#: the primary score first
+SCORES = tuple((key, SCORE_NAMES[key], direction(key)) for key in (
+    "margin_hard", "chance_adjusted_top1", "top1", "margin_mean", "cos_sim", "mmd2", "gads",
+    "margin_nearest_same_city", "margin_same_city_other_neighbourhood", "margin_same_driving_side_other_city",
+    "margin_random_other_city", "margin_same_neighbourhood", "gallery_size"))
 SCORE_ROWS = tuple(key for key, _, _ in SCORES)
 SCORES_KEY = ("<b>Scores</b> — this panel beside the real anchors. ↑ higher is better, ↓ lower is better. "
               "Δhard: how much closer the images are to this street's photos than to the closest look-alike "

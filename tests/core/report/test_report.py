@@ -307,3 +307,17 @@ def test_chromium_renders_the_report_without_console_errors(report, tmp_path):
     top = pixels[:500]
     banner = (np.abs(top - np.array([0xFF, 0xF1, 0xC2])).sum(axis=2) < 12).sum()
     assert banner > 20_000, "the stand-in banner is not visible at the top of the page"
+
+
+def test_table_headers_use_the_readable_score_names(report):
+    """The headers say Δhard, top-1, CosSim — the legend's and the inspector's words — and keep
+    the field name in their tooltip; no header is a raw field name (issue 25)."""
+    import re
+
+    path, _ = report
+    text = unescape(path.read_text(encoding="utf-8"))
+    heads = re.findall(r"<th[^>]*title=\"([^\"]*)\"[^>]*>([^<]*)</th>", text)
+    shown = {label for _, label in heads}
+    assert {"Δhard", "top-1", "CosSim", "top-1, chance-adjusted", "MMD²"} <= shown
+    assert not shown & {"margin_hard", "chance_adjusted_top1", "cos_sim", "top1", "mmd2"}
+    assert any("(margin_hard)" in title for title, label in heads if label == "Δhard")
