@@ -70,6 +70,29 @@ class GeoFidelityAlgorithm(QgsProcessingAlgorithm):
     def helpUrl(self):  # noqa: N802
         return QUrl.fromLocalFile(str(help_page(self.name()))).toString()
 
+    def checkParameterValues(self, parameters, context):  # noqa: N802
+        """QGIS's checks, except for a layer input given as a file that QGIS cannot open as a layer:
+        that file goes to the backend, whose message says what is wrong with it (not a GeoPackage,
+        not written by Select segments) — QGIS would say only "Incorrect parameter value"."""
+        for param in self.parameterDefinitions():
+            value = parameters.get(param.name())
+            if param.type() in LAYER_TYPES and given_file(value):
+                continue
+            if not param.checkValueIsAcceptable(value, context):
+                return False, f"Incorrect parameter value for {param.name()} ({param.description()})"
+        return True, ""
+
+
+#: the parameter types of layer inputs (a layer of the project, or a file)
+LAYER_TYPES = ("vector", "raster")
+
+
+def given_file(value) -> bool:
+    """Whether a parameter value is the path of a file that exists (not a layer id)."""
+    import os
+
+    return isinstance(value, str) and bool(value) and os.path.isfile(value.split("|", 1)[0])
+
 
 #: the graphical model of the whole pipeline, shipped in resources/models
 PIPELINE_MODEL = RESOURCES / "models" / "geofidelity_pipeline.model3"

@@ -16,6 +16,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
+from geofidelity_plugin.qgis_side.feature_models import SHARED_DEFAULT  # noqa: E402  (machine-dependent defaults)
 
 STYLE = ("body{font-family:sans-serif;max-width:52em;margin:1.5em auto;padding:0 1em;line-height:1.45;color:#222}"
          "table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #ddd;padding:.3em .5em;"
@@ -81,6 +82,11 @@ def markdown_to_html(text: str) -> str:
 
 
 def _default(param) -> str:
+    metadata = param.metadata() or {}
+    if SHARED_DEFAULT in metadata:  # a default that depends on the machine: the one all share, said so
+        shared = metadata[SHARED_DEFAULT]
+        return f"{shared} (or the first model present on your machine)" if shared else \
+            "the first model present on your machine"
     value = param.defaultValue()
     if value is None or value == "":
         return ""

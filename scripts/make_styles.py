@@ -12,6 +12,8 @@ from qgis.PyQt.QtGui import QColor
 from style_fonts import set_label_font  # scripts/style_fonts.py: the one label font
 
 STYLES = Path(__file__).resolve().parent.parent / "resources" / "styles"
+sys.path.insert(0, str(STYLES.parent.parent))
+from geofidelity_plugin.core.evaluation.score_names import SCORE_NAMES  # noqa: E402  (the legend names the score)
 
 #: road classes in purples, greys and a green: no red or blue, which the score layers use for
 #: "loses" and "wins"; the width says the rank of the road
@@ -65,7 +67,7 @@ def margin_diverging(layer: QgsVectorLayer, points: bool = False) -> None:
             symbol = QgsMarkerSymbol.createSimple({"color": colour, "size": "3.2", "outline_color": "#333333"})
         else:
             symbol = QgsLineSymbol.createSimple({"color": colour, "width": "1.6", "capstyle": "round"})
-        ranges.append(QgsRendererRange(low, high, symbol, label))
+        ranges.append(QgsRendererRange(low, high, symbol, f"{SCORE_NAMES['margin_hard']} {label}"))
     renderer = QgsGraduatedSymbolRenderer("margin_hard", ranges)
     _size_by_panel(renderer, points)
     layer.setRenderer(renderer)
@@ -103,7 +105,8 @@ def alternative_scores(layer: QgsVectorLayer) -> None:
     }
     for field_name, bands in specs.items():
         ranges = [QgsRendererRange(lo, hi, QgsLineSymbol.createSimple({"color": c, "width": "1.6",
-                                                                          "capstyle": "round"}), label)
+                                                                          "capstyle": "round"}),
+                                   f"{SCORE_NAMES[field_name]} {label}")
                   for lo, hi, c, label in bands]
         renderer = QgsGraduatedSymbolRenderer(field_name, ranges)
         _size_by_panel(renderer)

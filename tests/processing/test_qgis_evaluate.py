@@ -79,6 +79,9 @@ def test_alternative_score_styles(qgis_provider, tmp_path):
         renderer = layer.renderer()
         assert renderer.classAttribute() == attribute
         ranges = renderer.ranges()  # keep the copies alive while their symbols are used
+        from geofidelity_plugin.core.evaluation.score_names import SCORE_NAMES
+
+        assert all(r.label().startswith(SCORE_NAMES[attribute] + " ") for r in ranges), name  # the legend names it
         symbol = ranges[0].symbol()
         width = symbol.symbolLayer(0).dataDefinedProperties().property(QgsSymbolLayer.Property.StrokeWidth)
         assert width.isActive() and "n_reference" in width.expressionString()

