@@ -154,14 +154,12 @@ def segment_ids_argument(algorithm, opt: Option, parameters, context) -> str | N
 
     if not parameters.get(opt.name):
         return None
-    source = algorithm.parameterAsSource(parameters, opt.name, context)
-    if source is None:
+    ids = _segment_ids(algorithm, opt, parameters, context)
+    if ids is None:
         raise QgsProcessingException(f"{opt.label}: cannot read {parameters.get(opt.name)!r} as a layer")
-    field = source.fields().indexFromName("segment_id")
-    if field < 0:
+    if ids is NO_FIELD:
         raise QgsProcessingException(f"{opt.label}: the layer has no segment_id field — pick the segments layer "
                                      "(1 · Select segments) or a GeoFidelity score layer")
-    ids = sorted({str(f.attribute(field)) for f in source.getFeatures() if f.attribute(field) not in (None, "")})
     if not ids:
         raise QgsProcessingException(f"{opt.label}: no road in the layer{' selection' if _selected(parameters, opt) else ''}"
                                      " — select at least one road on the map, or leave the input empty to work "
@@ -170,6 +168,23 @@ def segment_ids_argument(algorithm, opt: Option, parameters, context) -> str | N
     with open(path, "w", encoding="utf-8") as handle:
         handle.write("\n".join(ids) + "\n")
     return "@" + path
+
+
+#: what :func:`_segment_ids` returns for a layer without a ``segment_id`` field
+NO_FIELD = ("no segment_id field",)
+
+
+def _segment_ids(algorithm, opt: Option, parameters, context):
+    """The sorted ``segment_id`` values of the source, ``None`` when it cannot be read, or
+    :data:`NO_FIELD`. The feature source lives only in this frame: an error raised by the caller
+    must not keep it alive in its traceback (QGIS crashes when it is freed after the layer)."""
+    source = algorithm.parameterAsSource(parameters, opt.name, context)
+    if source is None:
+        return None
+    field = source.fields().indexFromName("segment_id")
+    if field < 0:
+        return NO_FIELD
+    return sorted({str(f.attribute(field)) for f in source.getFeatures() if f.attribute(field) not in (None, "")})
 
 
 def _selected(parameters, opt: Option) -> bool:
