@@ -20,7 +20,7 @@ export TRANSFORMERS_OFFLINE := 1
 export XDG_RUNTIME_DIR := /tmp/runtime-$(shell id -u)
 export QGIS_PROCESS := qgis_process.bin
 
-.PHONY: help setup system venv qt6venv data models plugin zip test demo bench gpu-check lock styles model clean screenshots qgis-3.44-check
+.PHONY: help setup system venv qt6venv data models plugin zip test demo bench gpu-check lock styles model clean screenshots qgis-3.44-check pip-check
 
 help:
 	@echo "make demo   — set up, then run the pipeline on bundled data (offline)"
@@ -113,6 +113,11 @@ styles: venv
 	$(PY) scripts/make_mfp_styles.py
 	$(PY) scripts/make_context_styles.py
 	$(SYSTEM_PYTHON) scripts/make_help.py
+
+# The pip distribution (issue 26): fresh venvs without system site packages, Python 3.11 and 3.13;
+# scripts/pip_check.sh says what each runs. Not part of `make test` (it installs ~2 GB from the index).
+pip-check: $(STAMPS)/data
+	bash scripts/pip_check.sh
 
 model: venv
 	$(PY) scripts/make_model.py

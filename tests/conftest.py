@@ -170,8 +170,32 @@ def _faces_qgis(item, module_cache: dict) -> bool:
     return any(f is not None and _QGIS_USE.search(_source(f)) for f in funcs)
 
 
+def _qgis_importable() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("qgis") is not None
+
+
+#: why QGIS-facing tests do not run in a Python without QGIS (a pip install: docs/install-pip.md)
+NO_QGIS = "QGIS is not importable in this Python (a pip install without QGIS): this test faces QGIS"
+
+
+def pytest_ignore_collect(collection_path, config):
+    """In a Python without QGIS, a test module that imports qgis at its top level is not collected
+    (it could not be imported); its tests are QGIS's, run where QGIS is."""
+    if collection_path.suffix != ".py" or not collection_path.name.startswith("test_") or _qgis_importable():
+        return None
+    try:
+        return bool(_QGIS_TOP_LEVEL.search(collection_path.read_text(encoding="utf-8"))) or None
+    except OSError:
+        return None
+
+
 def pytest_collection_modifyitems(config, items):
     cache: dict = {}
+    skip = None if _qgis_importable() else pytest.mark.skip(reason=NO_QGIS)
     for item in items:
         if _faces_qgis(item, cache):
             item.add_marker(pytest.mark.qgis)
+            if skip is not None:
+                item.add_marker(skip)

@@ -31,9 +31,13 @@ class _Parser(argparse.ArgumentParser):
         super().error(message)
 
 
+#: the command's name in usage lines: ``python -m geofidelity_plugin`` or, installed with pip, ``geofidelity``
+PROG = "python -m geofidelity_plugin"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
-        prog="python -m geofidelity_plugin",
+        prog=PROG,
         description="GeoFidelity: does a text-to-image model draw the named street it was asked for? "
                     "Each command is one stage of the method (docs/method.md).")
     parser.add_argument("-v", "--verbose", action="store_true", help="log debug messages")
@@ -68,6 +72,9 @@ def main(argv: list[str] | None = None) -> int:
         events.activate_jsonl()
         _Parser.raise_errors = True
     _terminate_as_cancel()
+    from geofidelity_plugin.core.parent_watch import watch_from_environment
+
+    watch_from_environment()  # started by a driver: end with it (core/parent_watch.py)
     debug = "--debug" in argv or os.environ.get("GEOFIDELITY_DEBUG", "") not in ("", "0")
     try:
         try:
@@ -105,6 +112,31 @@ def main(argv: list[str] | None = None) -> int:
         code = EXIT_ERROR if foreseen else EXIT_BUG
         events.error(events.error_kind(exc) if foreseen else "bug", message, code)
         return code
+
+
+def console() -> None:
+    """The ``geofidelity`` command of a pip install: the same CLI as ``python -m geofidelity_plugin``."""
+    global PROG
+    PROG = "geofidelity"
+    exit_with(main())
+
+
+def exit_with(code: int) -> None:
+    """End the process with ``code``. After a driver's cancel (SIGTERM in ``--events jsonl`` mode)
+    the error line is out and every file is complete: skip the interpreter's slow shutdown (torch,
+    OpenBLAS threads) so the process is gone at once."""
+    from geofidelity_plugin.core import events
+
+    if code == EXIT_CANCELLED and events.active() is not None:
+        import os
+
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass
+        os._exit(code)
+    raise SystemExit(code)
 
 
 def _wants_jsonl(argv: list[str]) -> bool:

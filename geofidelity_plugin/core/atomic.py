@@ -13,6 +13,8 @@ import tempfile
 from pathlib import Path
 from typing import Iterator
 
+from .parent_watch import check_publish
+
 
 @contextlib.contextmanager
 def atomic_path(target: str | os.PathLike, suffix: str | None = None) -> Iterator[Path]:
@@ -32,6 +34,7 @@ def atomic_path(target: str | os.PathLike, suffix: str | None = None) -> Iterato
         if not tmp_path.exists():
             raise OSError(f"nothing was written to the temporary file for {target}")
         _fsync(tmp_path)
+        check_publish(target)  # not once the driver that waits for it is gone
         os.replace(tmp_path, target)
     except OSError as exc:
         if _is_write_failure(exc, tmp_path, target):
@@ -110,6 +113,7 @@ def staged_folder(folder: str | os.PathLike, manifest_name: str = "manifest.json
         manifest = staging / manifest_name
         if not manifest.exists():
             raise OSError(f"the run wrote no manifest into {staging}")
+        check_publish(folder)  # not once the driver that waits for it is gone
         with contextlib.suppress(FileNotFoundError):
             (folder / manifest_name).unlink()
         staged = sorted(p for p in staging.rglob("*") if p.is_file() and p != manifest)

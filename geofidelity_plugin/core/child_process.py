@@ -19,6 +19,8 @@ import sys
 import threading
 import time
 
+from .parent_watch import PARENT_ENV
+
 #: SIGKILL where the platform has it (not on Windows)
 KILL = getattr(signal, "SIGKILL", signal.SIGTERM)
 
@@ -35,6 +37,7 @@ def start(argv: list[str], env: dict, *, stderr=subprocess.PIPE, text: bool = Fa
     ``subprocess.STDOUT`` to merge it), in its own process group. Text mode decodes UTF-8 line by
     line, replacing what does not decode. ``OSError`` when it cannot start."""
     kwargs = group_options()
+    env = {**env, PARENT_ENV: str(os.getpid())}  # the child ends when this process goes (parent_watch.py)
     if text:
         kwargs.update(text=True, encoding="utf-8", errors="replace", bufsize=1)
     return subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=stderr, env=env,

@@ -77,4 +77,11 @@ def gone(pid: int, within_s: float = 5.0) -> bool:
         time.sleep(0.05)
 
 
-from recording import RecordingFeedback  # noqa: E402,F401 (the one recording feedback)
+def __getattr__(name: str):
+    """``RecordingFeedback`` (the one recording feedback, tests/support/recording.py), imported
+    when asked for: it needs QGIS, and the qgis-free tests use this module too."""
+    if name == "RecordingFeedback":
+        from recording import RecordingFeedback
+
+        return RecordingFeedback
+    raise AttributeError(name)
