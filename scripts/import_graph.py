@@ -189,9 +189,10 @@ def floors(modules: dict[str, Module]) -> dict[str, int]:
     return floor
 
 
-#: the package's own two entry files: ``__init__`` holds QGIS's classFactory, ``__main__`` is
-#: ``python -m geofidelity_plugin`` (the backend)
-ENTRY_ROOMS = {"geofidelity_plugin": "qgis", "geofidelity_plugin.__main__": "backend"}
+#: the package's own entry files: ``__init__`` holds QGIS's classFactory, ``__main__`` is
+#: ``python -m geofidelity_plugin`` and ``api`` the notebook API (both the backend)
+ENTRY_ROOMS = {"geofidelity_plugin": "qgis", "geofidelity_plugin.__main__": "backend",
+               "geofidelity_plugin.api": "backend"}
 
 
 def room_of(name: str) -> str | None:

@@ -19,7 +19,8 @@ import sys
 import threading
 import time
 
-from .parent_watch import PARENT_ENV
+#: the environment variable that gives a child its driver's pid (core/parent_watch.py)
+PARENT_ENV = "GEOFIDELITY_PARENT_PID"
 
 #: SIGKILL where the platform has it (not on Windows)
 KILL = getattr(signal, "SIGKILL", signal.SIGTERM)
@@ -84,3 +85,15 @@ def stop_group_later(proc: subprocess.Popen, grace_s: float) -> None:
     timer = threading.Timer(grace_s, signal_group, (proc, KILL))
     timer.daemon = True
     timer.start()
+
+
+def stop_own_group() -> None:
+    """SIGTERM to this process's group when it leads one (a child started by :func:`start`), which
+    reaches the children it started; otherwise to this process alone."""
+    try:
+        if hasattr(os, "killpg") and os.getpgrp() == os.getpid():
+            os.killpg(os.getpid(), signal.SIGTERM)
+        else:
+            os.kill(os.getpid(), signal.SIGTERM)
+    except OSError:
+        pass

@@ -21,13 +21,12 @@ Standard library only: the setup room and the QGIS room import this module too.
 from __future__ import annotations
 
 import os
-import signal
 import sys
 import threading
 import time
 
-#: the environment variable that holds the driver's pid
-PARENT_ENV = "GEOFIDELITY_PARENT_PID"
+from .child_process import PARENT_ENV, stop_own_group
+
 #: seconds between two looks at the parent
 POLL_S = 0.5
 #: seconds the cancel gets before the process ends outright
@@ -87,13 +86,7 @@ def _stop_self() -> None:
               file=sys.stderr, flush=True)
     except (OSError, ValueError):
         pass
-    try:
-        if hasattr(os, "killpg") and os.getpgrp() == os.getpid():
-            os.killpg(os.getpid(), signal.SIGTERM)
-        else:
-            os.kill(os.getpid(), signal.SIGTERM)
-    except OSError:
-        pass
+    stop_own_group()
     time.sleep(GRACE_S)
     os._exit(130)
 
