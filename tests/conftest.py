@@ -156,7 +156,13 @@ def _requested_fixtures(item) -> list:
     return defs
 
 
+#: the test folders of the QGIS room and the provider: every test there faces QGIS, whatever it imports
+QGIS_FOLDERS = (REPO / "tests" / "qgis_side", REPO / "tests" / "processing")
+
+
 def _faces_qgis(item, module_cache: dict) -> bool:
+    if any(Path(str(item.fspath)).is_relative_to(folder) for folder in QGIS_FOLDERS):
+        return True
     module = getattr(item, "module", None)
     if module is not None:
         if module not in module_cache:
@@ -165,6 +171,9 @@ def _faces_qgis(item, module_cache: dict) -> bool:
             return True
     defs = _requested_fixtures(item)
     if any(d.argname.startswith("qgis") for d in defs):
+        return True
+    names = getattr(getattr(item, "_fixtureinfo", None), "names_closure", ())
+    if any(name.startswith("qgis") for name in names):  # pytest-qgis's, even where it is not installed
         return True
     funcs = [getattr(item, "function", None)] + [d.func for d in defs]
     return any(f is not None and _QGIS_USE.search(_source(f)) for f in funcs)

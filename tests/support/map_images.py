@@ -20,6 +20,11 @@ def maps(n: int, size: int, seed: int) -> np.ndarray:
 
 
 def write_tif(path, pixels: np.ndarray, origin=(385000.0, 6672000.0), pixel=2.0, epsg=3067, alpha=None):
+    """An 8-bit RGB(A) GeoTIFF, written with the raster library MFP reads with here (grid.py)."""
+    from geofidelity_plugin.core.map_fidelity.grid import raster_library
+
+    if raster_library() == "rasterio":
+        return _write_tif_rasterio(path, pixels, origin, pixel, epsg, alpha)
     from osgeo import gdal, osr
 
     bands = 3 + (alpha is not None)
@@ -34,4 +39,20 @@ def write_tif(path, pixels: np.ndarray, origin=(385000.0, 6672000.0), pixel=2.0,
         ds.GetRasterBand(4).WriteArray(alpha)
         ds.GetRasterBand(4).SetColorInterpretation(gdal.GCI_AlphaBand)
     ds = None
+    return path
+
+
+def _write_tif_rasterio(path, pixels, origin, pixel, epsg, alpha):
+    import rasterio
+    from rasterio.enums import ColorInterp
+    from rasterio.transform import from_origin
+
+    bands = 3 + (alpha is not None)
+    with rasterio.open(str(path), "w", driver="GTiff", width=pixels.shape[1], height=pixels.shape[0], count=bands,
+                       dtype="uint8", crs=f"EPSG:{epsg}", transform=from_origin(origin[0], origin[1], pixel, pixel)) as ds:
+        for b in range(3):
+            ds.write(pixels[..., b], b + 1)
+        if alpha is not None:
+            ds.write(alpha, 4)
+            ds.colorinterp = [ColorInterp.red, ColorInterp.green, ColorInterp.blue, ColorInterp.alpha]
     return path

@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from .. import atomic
+from .grid import raster_library
 from .tiles import Tile, tile_ring
 
 TILE_LAYER = "mfp_tiles"
@@ -52,13 +53,26 @@ def summary_rows(scores: dict[str, np.ndarray]) -> list[dict]:
     return rows
 
 
+def layer_crs(wkt: str):
+    """The tile layer's CRS for a raster's WKT: by its EPSG code when the WKT ends with one (the
+    raster and layer libraries may carry different PROJ databases, whose WKTs of one code differ),
+    else the WKT itself; ``None`` for a raster without a CRS."""
+    import re
+
+    from fiona.crs import CRS
+
+    if not wkt:
+        return None
+    code = re.search(r'AUTHORITY\["EPSG","(\d+)"\]\]\s*$', wkt)
+    return CRS.from_epsg(int(code.group(1))) if code else CRS.from_wkt(wkt)
+
+
 def _write_gpkg(path: Path, rows: list[dict], tiles: list[Tile], grid) -> None:
     import fiona
-    from fiona.crs import CRS
 
     props = {"tile_id": "int", "row": "int", "col": "int", "x_px": "int", "y_px": "int", "size_px": "int",
              **{k: "float" for k in SCORE_FIELDS}, "model": "str"}
-    crs = CRS.from_wkt(grid.crs_wkt) if grid.crs_wkt else None
+    crs = layer_crs(grid.crs_wkt)
     with fiona.open(str(path), "w", driver="GPKG", layer=TILE_LAYER, crs=crs,
                     schema={"geometry": "Polygon", "properties": props}) as dst:
         for row, tile in zip(rows, tiles):
@@ -106,7 +120,8 @@ def write_raster_outputs(out: Path, tiles: list[Tile], scores: dict[str, np.ndar
     summary = summary_rows(scores)
     keys = ("tiles_gpkg", "tiles_csv", "summary_csv", "figure", "manifest")
     paths = {k: out / FILES[k] for k in keys}
-    manifest = dict(manifest, outputs={k: str(v) for k, v in paths.items()}, summary=summary)
+    manifest = dict(manifest, outputs={k: str(v) for k, v in paths.items()}, summary=summary,
+                    raster_library=raster_library())
     with atomic.staged_folder(out, FILES["manifest"]) as stage:
         _write_gpkg(stage.path(FILES["tiles_gpkg"]), rows, tiles, grid)
         stage.path(FILES["tiles_csv"]).write_text(to_csv(rows), encoding="utf-8")
@@ -124,7 +139,8 @@ def write_folder_outputs(out: Path, rows: list[dict], manifest: dict) -> dict[st
     scores = {k: np.array([r[k] for r in rows], dtype=np.float64) for k in SCORE_FIELDS}
     summary = summary_rows(scores)
     paths = {k: out / FILES[k] for k in ("pairs_csv", "summary_csv", "manifest")}
-    manifest = dict(manifest, outputs={k: str(v) for k, v in paths.items()}, summary=summary)
+    manifest = dict(manifest, outputs={k: str(v) for k, v in paths.items()}, summary=summary,
+                    raster_library=raster_library())
     with atomic.staged_folder(out, FILES["manifest"]) as stage:
         stage.path(FILES["pairs_csv"]).write_text(to_csv(rows), encoding="utf-8")
         stage.path(FILES["summary_csv"]).write_text(to_csv(summary), encoding="utf-8")

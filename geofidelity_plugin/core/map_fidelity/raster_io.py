@@ -1,4 +1,5 @@
-"""Map rasters for MFP (method §10), read with GDAL: 8-bit RGB windows on the raster's grid.
+"""Map rasters for MFP (method §10), read with GDAL or rasterio (``grid.py`` says which): 8-bit RGB
+windows on the raster's grid.
 
 A generated map and its reference are compared pixel for pixel, so both must share one grid
 (size, geotransform, CRS); a QGIS-rendered reference is made on the generated map's grid. Images
@@ -15,31 +16,25 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import InputError
-from .grid import Grid, _gdal, open_raster  # noqa: F401 (Grid: public here too)
+from .grid import Grid, open_raster, raster_library  # noqa: F401 (Grid, raster_library: public here too)
 
 
 class MapRaster:
     """An open map raster; :meth:`read` returns (h, w, 3) uint8 windows."""
 
     def __init__(self, path: str | Path):
-        gdal = _gdal()
         self.path = Path(path)
-        self.dataset, bands, self.grid = open_raster(self.path)
-        self._bands = bands
-        self._alpha = len(bands) >= 4 and bands[3].GetColorInterpretation() == gdal.GCI_AlphaBand
-        table = bands[0].GetColorTable() if len(bands) == 1 else None
+        self.source, self.grid = open_raster(self.path)
+        self.library = self.source.library
+        self._alpha = self.source.alpha
         self._palette = None
-        if table is not None:
-            entries = [table.GetColorEntry(i)[:3] for i in range(min(256, table.GetCount()))]
+        if self.source.palette is not None:
             self._palette = np.zeros((256, 3), dtype=np.uint8)
-            self._palette[:len(entries)] = entries
+            self._palette[:len(self.source.palette)] = self.source.palette
 
     def read(self, x: int, y: int, width: int, height: int, out_size: tuple[int, int] | None = None) -> np.ndarray:
         """The window's RGB pixels, (height, width, 3) uint8 (or resampled to ``out_size`` (w, h))."""
-        kwargs = {}
-        if out_size is not None:
-            kwargs = {"buf_xsize": out_size[0], "buf_ysize": out_size[1]}
-        planes = [b.ReadAsArray(x, y, width, height, **kwargs) for b in self._bands[:4]]
+        planes = self.source.read(x, y, width, height, out_size)
         if self._palette is not None:
             return self._palette[planes[0]]
         if len(planes) < 3:
@@ -58,8 +53,7 @@ class MapRaster:
         return self.read(0, 0, g.width, g.height, out_size=size)
 
     def close(self) -> None:
-        self._bands = []
-        self.dataset = None
+        self.source.close()
 
 
 def open_pair(generated: str | Path, reference: str | Path) -> tuple[MapRaster, MapRaster]:
