@@ -22,6 +22,9 @@ import time
 #: the environment variable that gives a child its driver's pid (core/parent_watch.py)
 PARENT_ENV = "GEOFIDELITY_PARENT_PID"
 
+#: Windows process-creation flags (subprocess names them on Windows only)
+WINDOWS_NEW_GROUP = getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0x00000200)
+WINDOWS_NO_WINDOW = getattr(subprocess, "CREATE_NO_WINDOW", 0x08000000)
 #: SIGKILL where the platform has it (not on Windows)
 KILL = getattr(signal, "SIGKILL", signal.SIGTERM)
 
@@ -29,7 +32,8 @@ KILL = getattr(signal, "SIGKILL", signal.SIGTERM)
 def group_options() -> dict:
     """The ``Popen`` arguments that make a child lead its own process group on this platform."""
     if sys.platform == "win32":
-        return {"creationflags": subprocess.CREATE_NEW_PROCESS_GROUP}
+        # no console window flashing up per run or per pip step (QGIS is a GUI program)
+        return {"creationflags": WINDOWS_NEW_GROUP | WINDOWS_NO_WINDOW}
     return {"start_new_session": True}
 
 

@@ -47,3 +47,14 @@ def test_a_variable_inherited_from_further_up_starts_no_watch(tmp_path):
     done = subprocess.run([sys.executable, "-c", probe], cwd=REPO, capture_output=True, text=True, timeout=60,
                           env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"})
     assert done.returncode == 0 and done.stdout.strip() == "None", done.stdout + done.stderr
+
+
+def test_windows_children_get_no_console_window_and_a_group_of_their_own(monkeypatch):
+    """The flags a Windows child starts with (checked with the platform faked: Windows was not run)."""
+    from geofidelity_plugin.core import child_process
+
+    monkeypatch.setattr(child_process.sys, "platform", "win32")
+    flags = child_process.group_options()["creationflags"]
+    assert flags & 0x08000000 and flags & 0x00000200  # CREATE_NO_WINDOW, CREATE_NEW_PROCESS_GROUP
+    monkeypatch.setattr(child_process.sys, "platform", "linux")
+    assert child_process.group_options() == {"start_new_session": True}
