@@ -5,24 +5,29 @@ imports the standard library only and never installs anything into the interpret
 every step is a child process (``<python> -m venv``, ``<venv python> -m pip install``, the
 doctor), each in its own process group so that Cancel stops it with all its children.
 
-Profiles (``resources/backend/profiles.json``): *light* pins what the stages without a neural
-network need (selection, Mapillary, coverage, galleries, release, report); *full* is the
-project's ``requirements.lock``. The geo stack (pyproj, shapely, fiona, scipy, matplotlib,
-Pillow, requests) is not pinned: on Linux it comes from the operating system, which is why the
-venv is made with ``--system-site-packages`` there by default — Debian's packages are the
-versions the project is tested with (shapely 1.8's API) and share QGIS's own GDAL/PROJ, and pip
-wheels of that stack would add a second copy of GDAL/PROJ. ``<venv>/share/proj`` is linked to
-the system's PROJ data so that Debian's pyproj finds it from inside the venv.
+Profiles (``resources/backend/profiles.json``, :mod:`.profiles`): *light* pins what the stages
+without a neural network need (selection, Mapillary, coverage, galleries, release, report);
+*full* is the project's ``requirements.lock``. The geo stack (pyproj, shapely, fiona, rasterio,
+scipy, matplotlib, Pillow, requests) comes from one of two places:
+
+- ``system`` — Debian's packages, through a venv made ``--system-site-packages`` from
+  ``/usr/bin/python3`` (the default there): the versions the project is tested with, sharing
+  QGIS's own GDAL/PROJ; ``<venv>/share/proj`` is linked to the system's PROJ data;
+- ``pip`` — pinned wheels in a venv of its own (the default everywhere else: Windows, macOS,
+  other Linux distributions, another base Python).
+
+The torch build follows the platform (``platforms`` in the JSON): on Linux the CPU build from
+download.pytorch.org or PyPI's CUDA build; on Windows PyPI's CPU build or the CUDA build from
+download.pytorch.org; on macOS PyPI's build, which drives Apple GPUs (MPS).
 
 Command line: ``python3 -m geofidelity_plugin.backend_setup --venv DIR [--python P]
-[--profile light|full] [--torch configured|cpu|cuda]``.
+[--profile light|full] [--torch FLAVOUR] [--geo-stack system|pip]``.
 """
 from __future__ import annotations
 
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import threading
@@ -30,34 +35,28 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 PROFILE_FILE = "geofidelity-backend.json"
-TORCH_FLAVOURS = ("configured", "cpu", "cuda")
-CPU_INDEX = "https://download.pytorch.org/whl/cpu"
-MIN_PYTHON = (3, 10)
 TERMINATE_GRACE_S = 1.0
 _PIP_SOURCES = ("PIP_FIND_LINKS", "PIP_EXTRA_INDEX_URL", "PIP_INDEX_URL", "PIP_NO_INDEX", "PIP_CONSTRAINT")
 
 
 from geofidelity_plugin.core import child_process
+from geofidelity_plugin.backend_setup.base_python import (MIN_PYTHON, default_base_python, find_base_python,
+                                                          no_python_message)
 from geofidelity_plugin.backend_setup.pip_output import PipProgress, pip_failure  # noqa: F401 (public here too)
-from geofidelity_plugin.backend_setup.profiles import (Profile, Requirement, SetupCancelled, SetupError, _project_file, load_profile, normalise, package_root, parse_requirements, profile_names, read_profile_file, system_modules, torch_flavour_labels)
+from geofidelity_plugin.backend_setup.profiles import (GEO_STACKS, Profile, Requirement, SetupCancelled, SetupError, _project_file, debian_system_python, default_geo_stack, load_profile, normalise, package_root, parse_requirements, platform_key, profile_names, read_profile_file, system_modules, torch_flavour_labels, torch_flavours)
+
+#: every torch flavour some platform offers (each platform's own: torch_flavours(platform))
+TORCH_FLAVOURS = ("configured", "cpu", "cuda", "mps")
 
 #: the profile names are re-exported: the settings page, the doctor and the tests read them from here
 __all__ = ["BackendSetup", "PipProgress", "Profile", "Requirement", "SetupCancelled", "SetupError", "_project_file",
-           "child_environment", "default_base_python", "default_venv_dir", "load_profile", "main", "normalise",
-           "package_root", "parse_requirements", "pip_failure", "profile_names", "read_profile_file",
-           "system_modules", "torch_flavour_labels", "venv_python", "PROFILE_FILE", "TORCH_FLAVOURS"]
+           "child_environment", "default_base_python", "default_geo_stack", "default_venv_dir", "find_base_python",
+           "load_profile", "main", "normalise", "package_root", "parse_requirements", "pip_failure",
+           "profile_names", "read_profile_file", "system_modules", "torch_flavour_labels", "torch_flavours",
+           "venv_python", "GEO_STACKS", "PROFILE_FILE", "TORCH_FLAVOURS"]
 
 
 # --- places ---------------------------------------------------------------------------------
-
-def default_base_python() -> str | None:
-    """The Python a new venv is made from. Never ``sys.executable``: inside QGIS that is QGIS."""
-    candidates = ["/usr/bin/python3"] if sys.platform.startswith("linux") else []
-    if sys.platform == "win32":
-        candidates.append(str(Path(sys.base_prefix) / "python.exe"))
-    candidates += [shutil.which("python3") or "", shutil.which("python") or ""]
-    return next((c for c in candidates if c and Path(c).is_file()), None)
-
 
 def default_venv_dir() -> Path:
     if sys.platform == "win32":
@@ -93,21 +92,37 @@ class BackendSetup:
 
     def __init__(self, venv, python: str | None = None, profile: str | Profile = "light",
                  torch: str = "configured", system_site_packages: bool | None = None,
-                 models_dir: str | None = None, on_line=None, on_progress=None):
-        if torch not in TORCH_FLAVOURS:
-            raise SetupError(f"unknown torch flavour {torch!r} — choose one of {', '.join(TORCH_FLAVOURS)}")
+                 models_dir: str | None = None, on_line=None, on_progress=None, geo_stack: str | None = None,
+                 platform: str | None = None):
+        self.platform = platform or sys.platform
+        offered = torch_flavours(self.platform)
+        if torch not in offered:
+            raise SetupError(f"unknown torch flavour {torch!r} for {platform_key(self.platform)} — choose one of "
+                             f"{', '.join(offered)}")
         self.venv = Path(venv).expanduser().absolute()
         self.python = python or default_base_python()
-        self.profile = profile if isinstance(profile, Profile) else load_profile(profile)
         self.torch = torch
-        self.system_site_packages = sys.platform.startswith("linux") if system_site_packages is None \
-            else system_site_packages
+        if geo_stack is None:  # the check box "use the system's packages" says it, or the platform does
+            geo_stack = default_geo_stack(self.python, self.platform) if system_site_packages is None \
+                else "system" if system_site_packages else "pip"
+        if geo_stack not in GEO_STACKS:
+            raise SetupError(f"unknown geo stack {geo_stack!r} — choose one of {', '.join(GEO_STACKS)}")
+        self._profile_choice = profile
+        self._set_geo_stack(geo_stack)
         self.models_dir = models_dir
         self.on_line = on_line or (lambda text: None)
         self.on_progress = on_progress or (lambda fraction, stage: None)
         self.cancelled = threading.Event()
         self._proc: subprocess.Popen | None = None
         self._lock = threading.Lock()
+
+    def _set_geo_stack(self, geo_stack: str) -> None:
+        """The geo stack decides the venv kind and the pins: ``system`` is a venv with system site
+        packages and Debian's geo stack; ``pip`` a venv of its own with the pinned wheels."""
+        self.geo_stack = geo_stack
+        self.system_site_packages = geo_stack == "system"
+        choice = self._profile_choice
+        self.profile = choice if isinstance(choice, Profile) else load_profile(choice, geo_stack)
 
     # public
 
@@ -149,7 +164,8 @@ class BackendSetup:
                                  "folder: Set up backend never changes the Python it runs in")
         if (self.venv / "pyvenv.cfg").is_file() and venv_python(self.venv).exists():
             config = (self.venv / "pyvenv.cfg").read_text(encoding="utf-8", errors="replace")
-            self.system_site_packages = bool(re.search(r"include-system-site-packages\s*=\s*true", config, re.I))
+            with_system = bool(re.search(r"include-system-site-packages\s*=\s*true", config, re.I))
+            self._set_geo_stack("system" if with_system else "pip")  # what the folder holds decides
             self._log(f"reusing the environment at {self.venv}")
             return True
         if self.venv.exists() and (not self.venv.is_dir() or any(self.venv.iterdir())):
@@ -167,9 +183,13 @@ class BackendSetup:
         return False
 
     def _check_base_python(self) -> None:
-        if not self.python or not Path(self.python).is_file():
-            raise SetupError(f"the base Python {self.python or '(none found)'} was not found — give the path of a "
-                             "Python 3.10 or newer (on Debian: /usr/bin/python3)")
+        if not self.python:
+            found, passed = find_base_python(self.platform)
+            raise SetupError(no_python_message(self.platform, passed))
+        if not Path(self.python).is_file():
+            raise SetupError(f"the base Python {self.python} was not found — give the path of a Python "
+                             f"{'.'.join(map(str, MIN_PYTHON))} or newer, or leave the field empty to let GeoFidelity "
+                             "look for one")
         try:
             out = subprocess.run([self.python, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
                                  capture_output=True, text=True, timeout=60, env=child_environment())
@@ -179,7 +199,8 @@ class BackendSetup:
                              "Python 3.10 or newer") from None
         if version < MIN_PYTHON:
             raise SetupError(f"the base Python {self.python} is Python {'.'.join(map(str, version))}; GeoFidelity "
-                             f"needs {'.'.join(map(str, MIN_PYTHON))} or newer — choose a newer Python")
+                             f"needs {'.'.join(map(str, MIN_PYTHON))} or newer — choose a newer Python, or "
+                             f"{no_python_message(self.platform).split(' — ', 1)[1]}")
 
     def _create_venv(self) -> None:
         self._progress(0.01, "creating the environment")
@@ -188,8 +209,10 @@ class BackendSetup:
         code, tail = self._run(argv, child_environment())
         if code != 0:
             said = " | ".join(line.strip() for line in tail if line.strip())[-400:]
-            fix = ("install the venv module (on Debian: sudo apt install python3-venv) or choose another Python"
-                   if "ensurepip" in said or "venv" in said else "choose another Python or folder")
+            venv_fix = ("install the venv module (sudo apt install python3-venv)"
+                        if debian_system_python(self.python, self.platform) else "install a Python with its venv module")
+            fix = (f"{venv_fix} or choose another Python" if "ensurepip" in said or "venv" in said
+                   else "choose another Python or folder")
             raise SetupError(f"{self.python} could not create the environment at {self.venv} ({said}) — {fix}")
 
     def _link_proj(self) -> None:
@@ -208,9 +231,10 @@ class BackendSetup:
         argv = [str(venv_python(self.venv)), "-m", "pip", "install", "--progress-bar", "off",
                 "--disable-pip-version-check", "--no-input", "-r", str(requirements_file)]
         env = child_environment({"PYTHONNOUSERSITE": "1"})  # everything pip adds lands in the venv
-        if self.profile.has("torch") and self.torch == "cpu":
-            argv += ["--extra-index-url", CPU_INDEX]
-        if self.profile.has("torch") and self.torch == "cuda":  # PyPI's default build, not a configured CPU wheel
+        build = torch_flavours(self.platform)[self.torch] if self.profile.has("torch") else {}
+        if build.get("extra_index"):  # its local-version builds (2.x.y+cpu, +cu128) win over PyPI's
+            argv += ["--extra-index-url", build["extra_index"]]
+        if build.get("index_only"):  # the package indexes, not a configured local CPU wheel
             env = {k: v for k, v in env.items() if k not in _PIP_SOURCES}
             env["PIP_CONFIG_FILE"] = os.devnull
         return argv, env
@@ -234,6 +258,7 @@ class BackendSetup:
                   "torch_flavour": self.torch if self.profile.has("torch") else None,
                   "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
                   "base_python": self.python, "system_site_packages": self.system_site_packages,
+                  "geo_stack": self.geo_stack, "platform": platform_key(self.platform),
                   "geofidelity_version": backend_version()}
         tmp = self.venv / (PROFILE_FILE + ".part")
         tmp.write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
@@ -323,12 +348,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--venv", required=True, help="environment folder (new, empty, or an existing venv to reuse)")
     parser.add_argument("--python", help=f"base Python for a new venv (default: {default_base_python()})")
     parser.add_argument("--profile", default="light", choices=profile_names())
-    parser.add_argument("--torch", default="configured", choices=TORCH_FLAVOURS,
-                        help="configured: pip's own configuration; cpu: download.pytorch.org's CPU build; "
-                             "cuda: PyPI's default build (default %(default)s)")
+    flavours = torch_flavour_labels()
+    parser.add_argument("--torch", default="configured", choices=list(flavours),
+                        help="; ".join(f"{key}: {label}" for key, label in flavours.items()) + " (default %(default)s)")
+    parser.add_argument("--geo-stack", choices=GEO_STACKS,
+                        help="system: Debian's geo stack through a venv with system site packages; pip: pinned "
+                             "wheels in a venv of its own (default: system with Debian's /usr/bin/python3, else pip)")
     parser.add_argument("--no-system-site-packages", action="store_true",
-                        help="a venv without the system's packages (default on Linux: with them — the geo stack "
-                             "comes from the system)")
+                        help="the same as --geo-stack pip")
     parser.add_argument("--models-dir", help="models folder the doctor looks in")
     args = parser.parse_args(argv)
     shown = {}
@@ -338,14 +365,26 @@ def main(argv: list[str] | None = None) -> int:
             shown["last"] = (int(100 * fraction), stage)
             print(f"[{100 * fraction:3.0f} %] {stage}", flush=True)
 
-    setup = BackendSetup(args.venv, args.python, args.profile, args.torch,
-                         False if args.no_system_site_packages else None, args.models_dir,
-                         on_line=lambda text: print(text, flush=True), on_progress=progress)
+    setup = None
+
+    def terminated(signum, frame):  # SIGTERM: stop pip's group too, and say so (not a silent 143)
+        raise KeyboardInterrupt
+
+    if threading.current_thread() is threading.main_thread():
+        import signal
+
+        signal.signal(signal.SIGTERM, terminated)
     try:
+        setup = BackendSetup(args.venv, args.python, args.profile, args.torch,
+                             False if args.no_system_site_packages else None, args.models_dir,
+                             on_line=lambda text: print(text, flush=True), on_progress=progress,
+                             geo_stack=args.geo_stack)
         report = setup.run()
     except KeyboardInterrupt:
-        setup.cancel()
-        print("error: interrupted", file=sys.stderr)
+        if setup is not None:
+            setup.cancel()
+        print("error: interrupted — the environment is incomplete and has no profile record; run the setup again "
+              "(it reuses the folder)", file=sys.stderr)
         return 130
     except SetupError as exc:
         print(f"error: {exc}", file=sys.stderr)

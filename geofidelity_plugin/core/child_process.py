@@ -5,13 +5,15 @@ pip and doctor steps (``backend_setup/venv_setup.py``).
 A child started here leads its own group (POSIX: a new session; Windows: a new process group), so
 that a stop reaches the children it starts in turn (pip's builds, data-loader workers), and a
 signal QGIS receives does not reach it. Stopping is SIGTERM to the group, then SIGKILL to what is
-left after a grace period; on Windows ``terminate``/``kill`` of the child (Windows has no
-process-group signals: a child's own children end with their console).
+left after a grace period. Windows has no process-group signals: there each child is put in a
+kill-on-close Job Object (:func:`job_for`), so a kill ends the whole tree and QGIS's exit,
+crash included, ends it too; SIGTERM is ``terminate`` of the leader.
 
 Standard library only: the QGIS room and the setup room import it.
 """
 from __future__ import annotations
 
+import ctypes
 import os
 import signal
 import subprocess
@@ -45,8 +47,10 @@ def start(argv: list[str], env: dict, *, stderr=subprocess.PIPE, text: bool = Fa
     env = {**env, PARENT_ENV: str(os.getpid())}  # the child ends when this process goes (parent_watch.py)
     if text:
         kwargs.update(text=True, encoding="utf-8", errors="replace", bufsize=1)
-    return subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=stderr, env=env,
+    proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=stderr, env=env,
                             **kwargs)
+    proc.geofidelity_job = job_for(proc)  # None off Windows
+    return proc
 
 
 def signal_group(proc: subprocess.Popen, sig) -> None:
@@ -54,7 +58,11 @@ def signal_group(proc: subprocess.Popen, sig) -> None:
     a group already gone is no error."""
     try:
         if sys.platform == "win32":
-            proc.kill() if sig == KILL else proc.terminate()
+            job = getattr(proc, "geofidelity_job", None)
+            if sig == KILL and job is not None:
+                job.terminate()  # the leader and every process it started
+            else:
+                proc.kill() if sig == KILL else proc.terminate()
         else:
             os.killpg(proc.pid, sig)
     except (ProcessLookupError, PermissionError, OSError):
@@ -62,9 +70,13 @@ def signal_group(proc: subprocess.Popen, sig) -> None:
 
 
 def kill_group(proc: subprocess.Popen) -> None:
-    """Kill what is left of the child's group (children that outlived it). No-op on Windows."""
+    """Kill what is left of the child's group (children that outlived it); on Windows, of its job."""
     if sys.platform != "win32":
         signal_group(proc, KILL)
+    elif getattr(proc, "geofidelity_job", None) is not None:
+        proc.geofidelity_job.terminate()
+        proc.geofidelity_job.close()
+        proc.geofidelity_job = None
 
 
 def stop_group(proc: subprocess.Popen, grace_s: float) -> float:
@@ -101,3 +113,83 @@ def stop_own_group() -> None:
             os.kill(os.getpid(), signal.SIGTERM)
     except OSError:
         pass
+
+
+# --- Windows: a Job Object per child ------------------------------------------------------------
+# Windows has no process-group signals, so ``terminate`` of a backend reaches the leader only: Ray
+# workers, data-loader processes and pip's builds would outlive it. A job made with
+# JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE holds the child and every process it starts; Windows ends them
+# all when the last handle to the job closes (QGIS exits or crashes: its handles close with it), and
+# Job.terminate ends them at once (Cancel). Off Windows job_for returns None; the tests drive it
+# with a stand-in for kernel32 (this machine is Linux).
+
+JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE = 0x00002000
+JOB_OBJECT_EXTENDED_LIMIT_INFORMATION_CLASS = 9
+
+
+class _IoCounters(ctypes.Structure):
+    _fields_ = [(name, ctypes.c_ulonglong) for name in (
+        "ReadOperationCount", "WriteOperationCount", "OtherOperationCount",
+        "ReadTransferCount", "WriteTransferCount", "OtherTransferCount")]
+
+
+class _BasicLimits(ctypes.Structure):
+    _fields_ = [("PerProcessUserTimeLimit", ctypes.c_longlong), ("PerJobUserTimeLimit", ctypes.c_longlong),
+                ("LimitFlags", ctypes.c_uint32), ("MinimumWorkingSetSize", ctypes.c_size_t),
+                ("MaximumWorkingSetSize", ctypes.c_size_t), ("ActiveProcessLimit", ctypes.c_uint32),
+                ("Affinity", ctypes.c_size_t), ("PriorityClass", ctypes.c_uint32),
+                ("SchedulingClass", ctypes.c_uint32)]
+
+
+class ExtendedLimits(ctypes.Structure):
+    """``JOBOBJECT_EXTENDED_LIMIT_INFORMATION``."""
+
+    _fields_ = [("BasicLimitInformation", _BasicLimits), ("IoInfo", _IoCounters),
+                ("ProcessMemoryLimit", ctypes.c_size_t), ("JobMemoryLimit", ctypes.c_size_t),
+                ("PeakProcessMemoryUsed", ctypes.c_size_t), ("PeakJobMemoryUsed", ctypes.c_size_t)]
+
+
+class Job:
+    """One job handle; the child is assigned to it right after it starts."""
+
+    def __init__(self, kernel32, handle):
+        self.kernel32, self.handle = kernel32, handle
+
+    def assign(self, process_handle) -> bool:
+        return bool(self.kernel32.AssignProcessToJobObject(self.handle, process_handle))
+
+    def terminate(self, exit_code: int = 1) -> None:
+        if self.handle:
+            self.kernel32.TerminateJobObject(self.handle, exit_code)
+
+    def close(self) -> None:
+        if self.handle:
+            self.kernel32.CloseHandle(self.handle)
+            self.handle = None
+
+
+def _kernel32():
+    return ctypes.WinDLL("kernel32", use_last_error=True)  # type: ignore[attr-defined]
+
+
+def job_for(proc, kernel32=None) -> Job | None:
+    """A kill-on-close job holding ``proc`` (a ``subprocess.Popen``), or None where there are no
+    jobs (not Windows) or Windows refuses one (the child then runs as before, without the job)."""
+    if kernel32 is None:
+        if sys.platform != "win32":
+            return None
+        kernel32 = _kernel32()
+    handle = kernel32.CreateJobObjectW(None, None)
+    if not handle:
+        return None
+    limits = ExtendedLimits()
+    limits.BasicLimitInformation.LimitFlags = JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE
+    job = Job(kernel32, handle)
+    if not kernel32.SetInformationJobObject(handle, JOB_OBJECT_EXTENDED_LIMIT_INFORMATION_CLASS,
+                                            ctypes.byref(limits), ctypes.sizeof(limits)):
+        job.close()
+        return None
+    if not job.assign(int(getattr(proc, "_handle", 0))):
+        job.close()
+        return None
+    return job

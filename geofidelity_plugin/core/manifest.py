@@ -24,7 +24,8 @@ _SECRET_WORDS = ("token", "password", "secret", "authcfg", "api_key", "apikey")
 
 
 def library_versions() -> dict[str, str]:
-    versions = {"python": sys.version.split()[0], "platform": platform.platform()}
+    versions = {"python": sys.version.split()[0], "platform": platform.platform(),
+                "python_environment": sys.prefix}  # which backend environment ran (a venv of its own, or not)
     for name in _LIBRARIES:
         try:
             versions[name] = importlib.metadata.version(name)

@@ -135,7 +135,7 @@ def check_requirements(profile_file: str | None, problems: list) -> tuple[dict, 
         name = str(record.get("profile", "custom"))
         reqs = backend_setup.parse_requirements("\n".join(map(str, record["requirements"])))
         top = list(record.get("top_level") or [r.name for r in reqs])
-        system = record.get("system") or backend_setup.system_modules()
+        system = record["system"] if isinstance(record.get("system"), dict) else backend_setup.system_modules()
         profile = {"name": name, "file": str(record_path), "torch_flavour": record.get("torch_flavour"),
                    "created": record.get("created")}
         install_from = record_path.parent / f"geofidelity-requirements-{name}.txt"
@@ -153,6 +153,8 @@ def check_requirements(profile_file: str | None, problems: list) -> tuple[dict, 
     top_keys = {backend_setup.normalise(t) for t in top}
     rows, missing, wrong = [], [], []
     for req in reqs:
+        if not req.applies():  # a pin for other Pythons or platforms (an environment marker)
+            continue
         installed = _version(req.name)
         row = {"name": req.name, "requirement": req.line, "pinned": req.pinned, "installed": installed,
                "top_level": req.key in top_keys, "import_error": None, "ok": False}
@@ -165,7 +167,7 @@ def check_requirements(profile_file: str | None, problems: list) -> tuple[dict, 
             row["ok"] = row["import_error"] is None
             if row["import_error"]:
                 _problem(problems, f"{req.name} {installed} is installed but does not import ({row['import_error']})",
-                         f"reinstall it: {py} -m pip install --force-reinstall '{req.line}'")
+                         f"reinstall it: {py} -m pip install --force-reinstall {_quoted(req.line)}")
         rows.append(row)
     label = f"the {profile['name']} profile"
     if missing:
@@ -179,9 +181,14 @@ def check_requirements(profile_file: str | None, problems: list) -> tuple[dict, 
     return profile, rows
 
 
+def _quoted(text: str) -> str:
+    """A shell word as the platform's shell reads it (cmd.exe and PowerShell take double quotes)."""
+    return f'"{text}"' if sys.platform == "win32" else f"'{text}'"
+
+
 def _install_fix(py: str, lines: list[str], install_from) -> str:
     if len(lines) <= 6 or not install_from or not Path(install_from).is_file():
-        return f"install them: {py} -m pip install " + " ".join(f"'{line}'" for line in lines)
+        return f"install them: {py} -m pip install " + " ".join(_quoted(line) for line in lines)
     return (f"install them: {py} -m pip install -r {install_from} (or run Set up backend… in Settings › Options › "
             "GeoFidelity)")
 
@@ -198,19 +205,34 @@ def check_system(system: dict, problems: list) -> list:
         if error is None and module == "pyproj":
             error = _proj_data_error()
             if error:
-                _problem(problems, f"pyproj finds no PROJ data ({error})",
-                         f"link the system's PROJ data into this environment: ln -s /usr/share/proj "
-                         f"{Path(sys.prefix) / 'share' / 'proj'} (Set up backend… does it), or set PROJ_DATA")
+                fix = (f"link the system's PROJ data into this environment: ln -s /usr/share/proj "
+                       f"{Path(sys.prefix) / 'share' / 'proj'} (Set up backend… does it), or set PROJ_DATA"
+                       if _debian() else "reinstall pyproj from its wheel, which brings its own data: "
+                       f"{sys.executable} -m pip install --force-reinstall pyproj, or set PROJ_DATA")
+                _problem(problems, f"pyproj finds no PROJ data ({error})", fix)
         elif error:
             broken.append((module, apt, error))
         rows.append({"module": module, "package": apt, "version": version, "error": error})
     if broken:
         said = ", ".join(m if e.startswith("ModuleNotFoundError") else f"{m} ({e})" for m, _, e in broken)
         _problem(problems, f"{len(broken)} module(s) from the operating system do not import: {said}",
-                 f"install them: sudo apt install {' '.join(a for _, a, _ in broken)} (Debian/Ubuntu) and use an "
-                 "environment with system site packages (Set up backend… makes one on Linux), or pip install "
-                 f"{' '.join(_PIP_NAMES.get(m, m) for m, _, _ in broken)} into it")
+                 system_fix([a for _, a, _ in broken], [_PIP_NAMES.get(m, m) for m, _, _ in broken]))
     return rows
+
+
+def _debian() -> bool:
+    return sys.platform.startswith("linux") and Path("/etc/debian_version").is_file()
+
+
+def system_fix(debian_packages: list[str], pip_names: list[str]) -> str:
+    """How to get missing geo-stack modules on this platform: apt only on Debian and its
+    derivatives; elsewhere pip wheels into this environment, or a new backend with them."""
+    pip = f"{sys.executable} -m pip install {' '.join(pip_names)}"
+    if _debian():
+        return (f"install them: sudo apt install {' '.join(debian_packages)} and use an environment with system site "
+                f"packages (Set up backend… makes one from /usr/bin/python3), or pip install them into this one: {pip}")
+    return (f"install them into this environment: {pip}; or run Set up backend… (Settings › Options › GeoFidelity), "
+            "which installs the geo stack as pinned wheels on this platform")
 
 
 def _proj_data_error() -> str | None:

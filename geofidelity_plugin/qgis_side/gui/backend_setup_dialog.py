@@ -1,12 +1,12 @@
 """*Set up backend…*: a dialog that runs :mod:`geofidelity_plugin.backend_setup.venv_setup` in a worker
-thread (base Python, target folder, profile, torch flavour) with a live log, a progress bar and
+thread (base Python, target folder, profile, torch build for this platform, where the geo stack
+comes from) with a live log, a progress bar and
 Cancel; on success it emits the new environment's Python. Worker threads are held by this
 module, not by the dialog, so closing it mid-run cancels the run instead of destroying a running
 thread.
 """
 from __future__ import annotations
 
-import sys
 
 from qgis.gui import QgsFileWidget
 from qgis.PyQt.QtCore import QThread, pyqtSignal
@@ -70,8 +70,9 @@ class BackendSetupDialog(QDialog):
         self.torch = QComboBox()
         for key, label in backend_setup.torch_flavour_labels().items():
             self.torch.addItem(label, key)
-        self.system_site = QCheckBox("use the system's packages (the geo stack comes from the system)")
-        self.system_site.setChecked(sys.platform.startswith("linux"))
+        self.system_site = QCheckBox("geo stack from the system (Debian's packages, a venv with system site packages); "
+                                     "off: pinned pip wheels in a venv of its own")
+        self.system_site.setChecked(backend_setup.default_geo_stack(self.base_python.filePath() or None) == "system")
         form.addRow("Base Python", self.base_python)
         form.addRow("Environment folder", self.target)
         form.addRow("Profile", self.profile)
