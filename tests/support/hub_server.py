@@ -4,15 +4,19 @@ the model manager's tests (``HF_ENDPOINT`` points at it). It serves real model f
 - ``GET /api/models/{repo}/revision/{rev}`` (``?blobs=true``) → ``sha``, ``gated``, ``siblings``
   with ``rfilename``, ``size``, ``blobId`` and, for LFS files, ``lfs: {sha256, size, pointerSize}``;
   an unknown repo is a 401 ``RepoNotFound``, an unknown revision a 404 ``RevisionNotFound``;
-- ``GET /{repo}/resolve/{rev}/{path}`` → the file (with ``ETag`` and ``X-Repo-Commit``); an LFS
-  file redirects (302) to ``/cdn/{sha256}`` as the Hub sends them to its CDN; ``Range: bytes=N-``
-  gives a 206 (or a 416 past the end); a gated repo without the token is a 401 ``GatedRepo``, a
-  missing file a 404 ``EntryNotFound``.
+- ``HEAD`` / ``GET /{repo}/resolve/{rev}/{path}`` → the file with ``X-Repo-Commit``, ``ETag``
+  (the git blob id), ``Content-Length`` and ``Accept-Ranges``; an LFS file is a 302 to
+  ``{cdn}/cdn/{sha256}`` on a second port (another origin, as the Hub's CDN is: huggingface_hub
+  takes the metadata from the redirect itself — ``X-Linked-Etag`` (the sha256), ``X-Linked-Size``,
+  ``Location`` — and drops the token on the way); ``Range: bytes=N-`` gives a 206 (or a 416 past
+  the end); a gated repo without the token is a 401 ``GatedRepo``, a missing file a 404
+  ``EntryNotFound`` (with ``X-Repo-Commit``), an unknown repo a 401 ``RepoNotFound``.
 
 Switches reproduce what happens to real downloads: ``pause_at`` (send the first N bytes of a
 file, then hold the connection until :meth:`release`), ``drop_at`` (send N bytes, hang up —
 once), ``offline`` (every request refused by closing the connection). Each request is logged
-with its path, ``Range`` and whether it carried an ``Authorization`` header.
+with its method, path, ``Range``, whether it carried an ``Authorization`` header, the port it
+reached and its answer.
 """
 from __future__ import annotations
 
@@ -74,6 +78,9 @@ class Request:
     range: str | None
     authorized: bool
     status: int = 0
+    method: str = "GET"
+    port: int = 0
+    authorization: str | None = None
 
 
 @dataclass
@@ -89,6 +96,7 @@ class FakeHub:
         self._paused = threading.Event()
         self._lock = threading.Lock()
         self._server = None
+        self._cdn = None
 
     # --- content ------------------------------------------------------------------------------
     def add_folder(self, repo_id: str, folder: Path, gated: bool = False,
@@ -111,17 +119,29 @@ class FakeHub:
     def __enter__(self) -> "FakeHub":
         handler = type("Handler", (_Handler,), {"hub": self})
         self._server = _Server(("127.0.0.1", 0), handler)
-        threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+        self._cdn = _Server(("127.0.0.1", 0), handler)
+        for server in (self._server, self._cdn):
+            threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
         return self
 
     def __exit__(self, *exc) -> None:
         self._released.set()
-        self._server.shutdown()
-        self._server.server_close()
+        for server in (self._server, self._cdn):
+            server.shutdown()
+            server.server_close()
 
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self._server.server_address[1]}"
+
+    @property
+    def cdn_url(self) -> str:
+        """The "CDN": the same server on another port, so another origin for huggingface_hub."""
+        return f"http://127.0.0.1:{self._cdn.server_address[1]}"
+
+    @property
+    def ports(self) -> set[int]:
+        return {self._server.server_address[1], self._cdn.server_address[1]}
 
     def wait_paused(self, timeout: float = 30) -> bool:
         """Wait until a ``pause_at`` file has sent its first part."""
@@ -130,22 +150,23 @@ class FakeHub:
     def release(self) -> None:
         self._released.set()
 
-    def log(self, path: str, range_: str | None, authorized: bool) -> Request:
-        request = Request(path, range_, authorized)
+    def log(self, path: str, range_: str | None, authorization: str | None, method: str = "GET",
+            port: int = 0) -> Request:
+        request = Request(path, range_, authorization is not None, method=method, port=port,
+                          authorization=authorization)
         with self._lock:
             self.requests.append(request)
         return request
 
     def file_requests(self, name: str) -> list[Request]:
-        """Requests that carried the bytes of file ``name`` (resolve of a small file, CDN of an LFS one)."""
-        out = []
+        """GET requests that carried the bytes of file ``name`` (resolve of a small file, CDN of an
+        LFS one); the HEAD requests that only ask for its metadata are left out."""
+        paths = set()
         for repo in self.repos.values():
             f = repo.files.get(name)
-            if f is None:
-                continue
-            out += [r for r in self.requests if r.path.endswith(f"/resolve/{repo.commit}/{name}") and not f.lfs
-                    or r.path == f"/cdn/{f.sha256}"]
-        return out
+            if f is not None:
+                paths.add(f"/cdn/{f.sha256}" if f.lfs else f"/{repo.repo_id}/resolve/{repo.commit}/{name}")
+        return [r for r in self.requests if r.method == "GET" and r.path in paths]  # each request once
 
 
 class _Server(ThreadingHTTPServer):
@@ -162,12 +183,22 @@ class _Handler(BaseHTTPRequestHandler):
     def log_message(self, format, *args):  # noqa: A002 - silence the default stderr log
         pass
 
+    head = False
+
+    def do_HEAD(self):  # noqa: N802 - http.server naming
+        self.head = True
+        try:
+            self.do_GET()
+        finally:
+            self.head = False
+
     def do_GET(self):  # noqa: N802 - http.server naming
         hub = self.hub
         parts = urlsplit(self.path)
         path = unquote(parts.path)
         auth = self.headers.get("Authorization")
-        request = hub.log(path, self.headers.get("Range"), auth is not None)
+        request = hub.log(path, self.headers.get("Range"), auth, "HEAD" if self.head else "GET",
+                          self.server.server_address[1])
         if hub.offline:
             self.close_connection = True
             self.connection.close()
@@ -197,8 +228,8 @@ class _Handler(BaseHTTPRequestHandler):
             digest = path[len("/cdn/"):]
             for repo in hub.repos.values():
                 for f in repo.files.values():
-                    if f.lfs and f.sha256 == digest:
-                        return self.send_file(f, {})
+                    if f.lfs and f.sha256 == digest:  # a CDN's own ETag is not the sha256
+                        return self.send_file(f, {"ETag": f'"{hashlib.md5(f.data).hexdigest()}"'})
             return self.error(404, "EntryNotFound", "no such object")
         owner, name, rest = (path.lstrip("/").split("/", 2) + ["", ""])[:3]
         repo = hub.repos.get(f"{owner}/{name}")
@@ -213,16 +244,17 @@ class _Handler(BaseHTTPRequestHandler):
             return self.error(404, "RevisionNotFound", f"Invalid rev id: {revision}")
         f = repo.files.get(file_path)
         if f is None:
-            return self.error(404, "EntryNotFound", f"{file_path} does not exist")
-        headers = {"X-Repo-Commit": repo.commit, "ETag": f'"{f.sha256 if f.lfs else f.blob_id}"'}
-        if f.lfs:
-            headers.update({"Location": f"/cdn/{f.sha256}", "X-Linked-Size": str(len(f.data)),
+            return self.error(404, "EntryNotFound", f"{file_path} does not exist", {"X-Repo-Commit": repo.commit})
+        headers = {"X-Repo-Commit": repo.commit, "ETag": f'"{f.blob_id}"'}
+        if f.lfs:  # the git blob holds the pointer; the content is on the CDN
+            headers.update({"Location": f"{hub.cdn_url}/cdn/{f.sha256}", "X-Linked-Size": str(len(f.data)),
                             "X-Linked-Etag": f'"{f.sha256}"'})
             return self.send(302, b"", "text/plain", headers)
         return self.send_file(f, headers)
 
     def send_file(self, f: RepoFile, headers: dict) -> int:
         data, start, status = f.data, 0, 200
+        headers = {**headers, "Accept-Ranges": "bytes"}
         wanted = self.headers.get("Range")
         if wanted:
             start = int(wanted.split("=", 1)[1].split("-", 1)[0])
@@ -232,6 +264,8 @@ class _Handler(BaseHTTPRequestHandler):
             headers = {**headers, "Content-Range": f"bytes {start}-{len(data) - 1}/{len(data)}"}
         body = data[start:]
         hub = self.hub
+        if self.head:
+            return self.send(status, body, "application/octet-stream", headers)
         pause = hub.pause_at.get(f.path)
         drop = hub.drop_at.pop(f.path, None)
         if pause is not None and start < pause:
@@ -240,9 +274,9 @@ class _Handler(BaseHTTPRequestHandler):
             return self.send(status, body, "application/octet-stream", headers, cut=drop - start)
         return self.send(status, body, "application/octet-stream", headers)
 
-    def error(self, status: int, code: str, message: str) -> int:
+    def error(self, status: int, code: str, message: str, headers: dict | None = None) -> int:
         return self.send(status, json.dumps({"error": message}).encode(), "application/json",
-                         {"X-Error-Code": code, "X-Error-Message": message})
+                         {"X-Error-Code": code, "X-Error-Message": message, **(headers or {})})
 
     def send(self, status: int, data: bytes, content_type: str, headers: dict | None = None,
              cut: int | None = None, hold_after: int | None = None) -> int:
@@ -256,6 +290,8 @@ class _Handler(BaseHTTPRequestHandler):
         if cut is not None or hold_after is not None:
             self.send_header("Connection", "close")
         self.end_headers()
+        if self.head:  # the headers of the GET, no body
+            return status
         if hold_after is not None:
             self.wfile.write(data[:hold_after])
             self.wfile.flush()

@@ -1,8 +1,9 @@
 """``python -m geofidelity_plugin models list|download|verify|remove`` — the model manager.
 
-``list`` never touches the network. ``download`` fetches through the Hub's file API with byte
-progress, resumes a download that was cancelled or killed, and checks every file; offline it
-names what is missing and how to get it. ``verify`` re-checks sizes and checksums; ``remove``
+``list`` never touches the network. ``download`` fetches through huggingface_hub into a standard
+Hugging Face cache (``hf cache ls`` lists it) with byte progress, resumes a download that was
+cancelled or killed, and checks every file's sha256; offline it names what is missing and how to
+get it. ``verify`` re-checks sizes and checksums; ``remove``
 deletes a model's folder. With ``--events jsonl`` the result carries MODELS (the table) and
 MODELS_DIR, and each present snapshot is an output ``SNAPSHOT_<name>``.
 """

@@ -3,7 +3,7 @@ their download from the Hugging Face Hub with progress, resume, cancel and check
 
 - :mod:`.registry` — the models with size, licence, gate and revision (stdlib only);
 - :mod:`.cache` — the models folder (a Hugging Face cache) and what is present in it (stdlib only);
-- :mod:`.hub` — the Hub's file API over ``requests``;
+- :mod:`.hub` — the Hub through ``huggingface_hub`` (file list, resumable blobs, Xet);
 - :mod:`.download` — download, verify, the table and the offline message;
 - :mod:`.resolve` — :func:`~.resolve.local_model`, through which every loader finds its folder.
 

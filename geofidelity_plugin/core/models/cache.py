@@ -1,13 +1,15 @@
-"""The models folder: a Hugging Face cache (``models--org--name/snapshots/<commit>/…``), what is
-present in it, and the manager's record of each snapshot it wrote.
+"""The models folder: a standard Hugging Face cache (``models--org--name/blobs/<etag>`` with
+``snapshots/<commit>/…`` linking to them, as huggingface_hub writes it), what is present in it,
+and the manager's record of each snapshot it wrote.
 
 Stdlib only. The folder is, in this order: ``--models-dir``, ``GEOFIDELITY_MODELS_DIR``,
-``HF_HUB_CACHE``, ``HF_HOME/hub``, the default Hugging Face cache. Files are written straight
-into the snapshot (no symlinks, so the layout is the same on Windows) and can be copied to
-another machine as they are. Beside the snapshots, ``models--org--name/.geofidelity/<commit>.json``
-records the Hub's file list with sizes and checksums: a snapshot is *present* when that list is
-complete on disk, and ``verify`` checks it offline. A snapshot written by another tool (the
-``huggingface-cli``, ``from_pretrained``) is present when it holds its model's configuration.
+``HF_HUB_CACHE``, ``HF_HOME/hub``, the default Hugging Face cache; ``hf cache ls --cache-dir``
+and ``huggingface_hub.scan_cache_dir`` list it. Beside the snapshots,
+``models--org--name/.geofidelity/<commit>.json`` records the Hub's file list with sizes and
+checksums: a snapshot is *present* when that list is complete on disk, and ``verify`` checks it
+offline. A snapshot written by another tool (``hf download``, ``from_pretrained``) is present
+when it holds its model's configuration; one written by earlier GeoFidelity versions (files
+straight in the snapshot, no links) is still read as it is.
 """
 from __future__ import annotations
 

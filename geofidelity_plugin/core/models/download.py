@@ -3,16 +3,19 @@
 A download fetches exactly the files the loaders read — for a diffusers pipeline
 ``model_index.json`` and, in each component folder it names, the configurations, tokenizer files
 and non-variant ``.safetensors`` weights; for a transformers model the top-level files of the
-same kinds (PyTorch ``.bin`` weights only where a folder has no safetensors) — straight into
-``snapshots/<commit>/``. Each file goes through ``<file>.incomplete`` and takes its name only
-once its size and checksum match the Hub's; the configuration that makes a folder loadable is
-written last, and the record that calls the snapshot complete after it. A cancel or a kill at
-any moment therefore leaves a partial snapshot no loader takes for a model, and the next
-download goes on from the bytes already there.
+same kinds (PyTorch ``.bin`` weights only where a folder has no safetensors) — into the standard
+Hugging Face cache layout: each file's bytes in ``blobs/<etag>`` (through ``<etag>.incomplete``,
+named only once its size and checksum match the Hub's), linked from ``snapshots/<commit>/``.
+The configuration that makes a folder loadable is linked last, and the record that calls the
+snapshot complete after it. A cancel or a kill at any moment therefore leaves a partial snapshot
+no loader takes for a model, and the next download goes on from the bytes already there.
+Snapshots written by earlier versions (files straight in the snapshot, no ``blobs/``) stay
+valid: they are found, verified and completed as they are.
 """
 from __future__ import annotations
 
 import json
+import os
 import re
 import time
 from dataclasses import dataclass, field
@@ -22,7 +25,7 @@ from ..errors import InputError
 from ..progress import Progress, check_cancel
 from .cache import (LocalState, blob_checksum, check_file, local_state, models_root,
                     offline, pipeline_components, read_record, repo_folder, search_roots, write_record, write_ref)
-from .hub import HubClient, HubUnreachable, hub_endpoint
+from .hub import HubClient, HubUnreachable, hub_endpoint, link_into_snapshot
 from .registry import ModelEntry, is_commit
 
 #: files that make a folder loadable: written last
@@ -92,10 +95,12 @@ def download_model(entry: ModelEntry, root: Path, client: HubClient,
         raise GatedModel(gated_message(entry, client.endpoint, False))
     siblings = info.get("siblings") or []
     index = None
-    if any(s.get("rfilename") == "model_index.json" for s in siblings):
+    index_spec = next((_spec(s) for s in siblings if s.get("rfilename") == "model_index.json"), None)
+    if index_spec is not None:  # read from its blob; linked into the snapshot only at the end
+        blob, _ = client.fetch_blob(entry, commit, index_spec, root)
         try:
-            index = json.loads(client.get_bytes(entry, commit, "model_index.json"))
-        except ValueError:
+            index = json.loads(blob.read_text(encoding="utf-8"))
+        except (ValueError, UnicodeDecodeError):
             raise InputError(f"model_index.json of {entry.repo_id} is not JSON — not a diffusers pipeline") from None
     files = select_files(siblings, index)
     if not any(f["path"] in ENTRY_FILES for f in files):
@@ -106,11 +111,11 @@ def download_model(entry: ModelEntry, root: Path, client: HubClient,
     paths = {f["path"] for f in files}
     verified = set(record.get("verified") or []) & paths
     for bad in record.get("failed") or []:  # what verify found damaged is fetched anew
-        (snapshot / bad).unlink(missing_ok=True)
+        discard(snapshot / bad)
         verified.discard(bad)
     record = {"repo_id": entry.repo_id, "name": entry.name, "revision": entry.revision, "commit": commit,
-              "endpoint": client.endpoint, "files": files, "verified": sorted(verified), "failed": [],
-              "complete": False, "started": _now()}
+              "endpoint": client.endpoint, "layout": "hf-cache", "files": files, "verified": sorted(verified),
+              "failed": [], "complete": False, "started": _now()}
     write_record(root, entry.repo_id, commit, record)
     total = sum(f["size"] or 0 for f in files) or 1
     if progress is not None:
@@ -123,17 +128,18 @@ def download_model(entry: ModelEntry, root: Path, client: HubClient,
         if spec["path"] not in verified and target.is_file() and check_file(target, spec) is None:
             verified.add(spec["path"])  # written earlier (or by another tool) and matching the Hub
         if spec["path"] not in verified:
-            target.unlink(missing_ok=True)
+            discard(target)
             before = done
 
             def on_size(n, before=before):
                 if progress is not None:
-                    progress.set_progress(100.0 * (before + n) / total)
+                    progress.set_progress(100.0 * min(total, before + n) / total)
 
-            part_before = _size(target.with_name(target.name + ".incomplete"))
-            client.fetch(entry, commit, spec, target, on_size,
-                         lambda spec=spec: check_cancel(progress, f"the download of {entry.name} ({spec['path']})"))
-            result.fetched_bytes += (spec["size"] or _size(target)) - part_before
+            blob, fetched = client.fetch_blob(
+                entry, commit, spec, root, on_size,
+                lambda spec=spec: check_cancel(progress, f"the download of {entry.name} ({spec['path']})"))
+            link_into_snapshot(blob, target)
+            result.fetched_bytes += fetched
             verified.add(spec["path"])
             record["verified"] = sorted(verified)
             write_record(root, entry.repo_id, commit, record)
@@ -146,11 +152,14 @@ def download_model(entry: ModelEntry, root: Path, client: HubClient,
     return result
 
 
-def _size(path: Path) -> int:
-    try:
-        return path.stat().st_size
-    except OSError:
-        return 0
+def discard(path: Path) -> None:
+    """Remove a snapshot file that does not match the Hub, and the blob it links to (a damaged
+    blob would otherwise be linked again)."""
+    if path.is_symlink():
+        blob = Path(os.path.realpath(path))
+        if blob.parent.name == "blobs":
+            blob.unlink(missing_ok=True)
+    path.unlink(missing_ok=True)
 
 
 def _now() -> str:

@@ -1,30 +1,34 @@
-"""The Hugging Face Hub's HTTP API, as the model manager uses it (``requests``, no
-huggingface_hub): a revision's file list with sizes and checksums, and each file, resumable.
+"""The Hugging Face Hub, as the model manager talks to it: through ``huggingface_hub``, so that
+the models folder is a standard Hugging Face cache (``blobs/`` + ``snapshots/<commit>/`` links,
+what ``hf cache ls`` and ``scan_cache_dir`` read) and Xet-stored files travel through hf-xet.
 
-- ``GET {endpoint}/api/models/{repo}/revision/{rev}?blobs=true`` → ``sha`` (the commit),
-  ``gated`` and ``siblings`` (``rfilename``, ``size``, ``blobId``, and ``lfs.sha256`` /
-  ``lfs.size`` for files in LFS);
-- ``GET {endpoint}/{repo}/resolve/{commit}/{path}`` with ``Range: bytes=N-`` to go on from a
-  ``.incomplete`` file (the Hub redirects LFS files to its CDN; the range goes along).
+- the file list with sizes and checksums: ``HfApi.model_info(files_metadata=True)``;
+- one file: ``get_hf_file_metadata`` (the ``HEAD`` on ``/{repo}/resolve/{commit}/{path}``:
+  ETag, size, redirect, Xet hash), then the bytes with huggingface_hub's own ``xet_get`` or
+  ``http_get`` into ``blobs/<etag>.incomplete``. That file keeps its name between runs (the
+  library's own ``hf_hub_download`` starts each run afresh), so a cancelled or killed download
+  goes on with a ``Range`` request; a dropped connection is resumed inside the same run.
 
-The endpoint is ``HF_ENDPOINT`` (default https://huggingface.co) and the token ``HF_TOKEN``,
-sent only as an ``Authorization`` header: it never appears in a message, a log or a record.
-A dropped connection is retried from where it broke off; cancel is checked between chunks.
+The endpoint is ``HF_ENDPOINT`` (default https://huggingface.co), given to every call, and the
+token ``HF_TOKEN``, sent only as a header (dropped on redirects off the Hub): it never appears in
+a message, a log or a record. Telemetry is off. ``models download`` is an explicit request to
+reach the Hub, so while it runs the library's offline switch is lifted (the command itself
+refuses first when ``HF_HUB_OFFLINE`` is set, naming what is missing).
 """
 from __future__ import annotations
 
-import hashlib
 import os
-import time
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable
-from urllib.parse import quote
+from urllib.parse import urlsplit
 
 from ..errors import InputError, RemoteServiceError
-from .cache import INCOMPLETE, check_file
+from .cache import INCOMPLETE, check_file, repo_folder
 from .registry import ModelEntry
 
 DEFAULT_ENDPOINT = "https://huggingface.co"
+#: bytes read between two cancel checks (and the most a kill can lose of a partial file)
 CHUNK_BYTES = 1 << 20
 
 
@@ -57,24 +61,59 @@ def gated_message(entry: ModelEntry, endpoint: str, have_token: bool) -> str:
             "Models algorithm), then run the download again")
 
 
+def _library():
+    try:
+        import huggingface_hub
+    except ImportError:
+        raise InputError("downloading a model needs the huggingface_hub package, which this Python lacks — install "
+                         "the backend's model libraries (pip install 'geofidelity[ml]', or the Backend setup in QGIS)"
+                         ) from None
+    return huggingface_hub
+
+
+@contextmanager
+def _hub_session(chunk_bytes: int):
+    """huggingface_hub's switches for one explicit download: online, no telemetry, small reads."""
+    from huggingface_hub import constants
+
+    saved = (constants.HF_HUB_OFFLINE, constants.HF_HUB_DISABLE_TELEMETRY, constants.DOWNLOAD_CHUNK_SIZE)
+    constants.HF_HUB_OFFLINE, constants.HF_HUB_DISABLE_TELEMETRY = False, True
+    constants.DOWNLOAD_CHUNK_SIZE = int(chunk_bytes)
+    try:
+        yield
+    finally:
+        constants.HF_HUB_OFFLINE, constants.HF_HUB_DISABLE_TELEMETRY, constants.DOWNLOAD_CHUNK_SIZE = saved
+
+
+def _progress_class(on_size: Callable[[int], None], cancel: Callable[[], None]):
+    """A silent tqdm for huggingface_hub's ``tqdm_class`` hook: each block read reports the size
+    of the partial file and gives cancel its chance to stop the transfer."""
+    from tqdm import tqdm
+
+    class _Hook(tqdm):
+        def __init__(self, *args, **kwargs):
+            kwargs.pop("name", None)
+            kwargs["disable"] = True
+            super().__init__(*args, **kwargs)
+            self._bytes = int(kwargs.get("initial") or 0)
+
+        def update(self, n=1):
+            self._bytes += int(n or 0)
+            on_size(max(0, self._bytes))
+            cancel()
+            return super().update(n)
+
+    return _Hook
+
+
 class HubClient:
-    """A session on the Hub's file API. ``sleep`` and ``backoff_s`` pace the retries after a
-    dropped connection; ``chunk_bytes`` is the read size between two cancel checks."""
+    """A session with the Hub for the model manager. ``chunk_bytes`` is the read size between
+    two cancel checks."""
 
-    def __init__(self, endpoint: str | None = None, token: str | None = None, timeout=(10.0, 60.0),
-                 retries: int = 4, backoff_s: float = 1.0, chunk_bytes: int = CHUNK_BYTES,
-                 sleep: Callable[[float], None] = time.sleep):
-        import requests
-
-        self._requests = requests
+    def __init__(self, endpoint: str | None = None, token: str | None = None, chunk_bytes: int = CHUNK_BYTES):
         self.endpoint = (endpoint or hub_endpoint()).rstrip("/")
         self._token = token if token is not None else (os.environ.get("HF_TOKEN", "").strip() or None)
-        self.timeout, self.retries, self.backoff_s = timeout, int(retries), float(backoff_s)
-        self.chunk_bytes, self.sleep = int(chunk_bytes), sleep
-        self.session = requests.Session()
-        self.session.headers["User-Agent"] = "geofidelity-model-manager"
-        if self._token:
-            self.session.headers["Authorization"] = f"Bearer {self._token}"
+        self.chunk_bytes = int(chunk_bytes)
 
     @property
     def has_token(self) -> bool:
@@ -83,170 +122,154 @@ class HubClient:
     def __repr__(self) -> str:  # never the token
         return f"HubClient({self.endpoint!r}, token={'set' if self._token else 'none'})"
 
-    # -- requests ------------------------------------------------------------------------------
-    def _get(self, url: str, entry: ModelEntry, what: str, **kwargs):
+    @property
+    def _auth(self):
+        return self._token or False  # False: never a token saved on this machine by another tool
+
+    def revision_info(self, entry: ModelEntry, revision: str | None = None) -> dict:
+        """The revision's commit, gate and file list: ``sha``, ``gated`` and ``siblings``
+        (``rfilename``, ``size``, ``blobId``, ``lfs: {sha256, size}``), as the Hub's API writes them."""
+        revision = revision or entry.revision
+        hf = _library()
+        with _hub_session(self.chunk_bytes), self._translated(entry, f"the file list of revision {revision}"):
+            info = hf.HfApi(endpoint=self.endpoint, token=self._auth, library_name="geofidelity").model_info(
+                entry.repo_id, revision=revision, files_metadata=True)
+        if not isinstance(getattr(info, "sha", None), str) or info.siblings is None:
+            raise RemoteServiceError(f"the Hub's answer for {entry.repo_id} has no commit or file list — check "
+                                     "HF_ENDPOINT, or try again later")
+        siblings = []
+        for s in info.siblings:
+            row = {"rfilename": s.rfilename, "size": s.size, "blobId": s.blob_id}
+            if s.lfs is not None:
+                row["lfs"] = {"sha256": s.lfs.sha256, "size": s.lfs.size}
+            siblings.append(row)
+        return {"sha": info.sha, "gated": info.gated or False, "siblings": siblings}
+
+    def fetch_blob(self, entry: ModelEntry, commit: str, spec: dict, root: Path,
+                   on_size: Callable[[int], None] = lambda n: None,
+                   cancel: Callable[[], None] = lambda: None) -> tuple[Path, int]:
+        """Bring ``spec`` (path, size, sha256 / blob_id) into the cache's ``blobs/<etag>``; returns
+        the blob and the bytes that crossed the network. A blob already there is kept when it
+        matches; a partial one is continued; the bytes are checked before the blob takes its name.
+        ``on_size`` hears the partial file's size; ``cancel`` raises to stop (the part stays)."""
+        hf = _library()
+        from huggingface_hub.file_download import http_get, is_xet_available, xet_get
+        from huggingface_hub.utils import build_hf_headers
+
+        url = hf.hf_hub_url(entry.repo_id, spec["path"], revision=commit, endpoint=self.endpoint)
+        with _hub_session(self.chunk_bytes), self._translated(entry, spec["path"]):
+            meta = hf.get_hf_file_metadata(url, token=self._auth, endpoint=self.endpoint)
+            if not meta.etag:
+                raise RemoteServiceError(f"the Hub at {self.endpoint} sent no ETag for {spec['path']} of "
+                                         f"{entry.repo_id} — check HF_ENDPOINT, or try again later")
+            blob = repo_folder(root, entry.repo_id) / "blobs" / meta.etag.replace("/", "_")
+            size = spec.get("size") if spec.get("size") is not None else meta.size
+            if blob.is_file() and check_file(blob, spec) is None:
+                on_size(blob.stat().st_size)
+                return blob, 0
+            blob.unlink(missing_ok=True)
+            part = blob.with_name(blob.name + INCOMPLETE)
+            part.parent.mkdir(parents=True, exist_ok=True)
+            start = part.stat().st_size if part.exists() else 0
+            if size is not None and start > int(size):
+                start = 0
+            on_size(start)
+            headers = build_hf_headers(token=self._auth, library_name="geofidelity")
+            hook = _progress_class(on_size, cancel)
+            if meta.xet_file_data is not None and is_xet_available():
+                start = 0  # hf-xet rebuilds the file from its chunks
+                xet_get(incomplete_path=part, xet_file_data=meta.xet_file_data, headers=headers,
+                        expected_size=size, displayed_filename=spec["path"], tqdm_class=hook)
+            else:
+                if _origin(meta.location) != _origin(url):
+                    headers.pop("authorization", None)  # a CDN's signed address: the token stays on the Hub
+                with open(part, "r+b" if start else "wb") as fh:
+                    fh.seek(start)
+                    fh.truncate()
+                    http_get(meta.location, fh, resume_size=start, headers=headers, expected_size=size,
+                             displayed_filename=spec["path"], tqdm_class=hook)
+        damage = check_file(part, spec)
+        if damage:
+            part.unlink(missing_ok=True)
+            raise RemoteServiceError(f"{spec['path']} of {entry.repo_id} arrived damaged ({damage}) — run the "
+                                     "download again: the file is fetched anew")
+        os.replace(part, blob)
+        return blob, blob.stat().st_size - start
+
+    @contextmanager
+    def _translated(self, entry: ModelEntry, what: str):
+        """huggingface_hub's and the network's errors, as messages that say what to do."""
+        from huggingface_hub import errors
+        import httpx2
+
         try:
-            return self.session.get(url, timeout=self.timeout, **kwargs)
-        except (self._requests.ConnectionError, self._requests.Timeout) as exc:
+            yield
+        except (httpx2.ConnectError, httpx2.TimeoutException, httpx2.RemoteProtocolError,
+                errors.OfflineModeIsEnabled) as exc:
             reason = _reason(exc)
             raise HubUnreachable(f"cannot reach the Hugging Face Hub at {self.endpoint} ({reason}) while asking for "
                                  f"{what} of {entry.repo_id} — check the connection (or HF_ENDPOINT)",
                                  reason) from None
-
-    def revision_info(self, entry: ModelEntry, revision: str | None = None) -> dict:
-        """The revision's commit, gate and file list (with sizes and checksums)."""
-        revision = revision or entry.revision
-        url = f"{self.endpoint}/api/models/{entry.repo_id}/revision/{quote(revision, safe='')}"
-        response = self._get(url, entry, f"the file list of revision {revision}", params={"blobs": "true"})
-        self._check(response, entry, f"revision {revision}")
-        try:
-            info = response.json()
-        except ValueError:
-            raise RemoteServiceError(f"the Hub at {self.endpoint} answered the file list of {entry.repo_id} with "
-                                     "something that is not JSON — check HF_ENDPOINT, or try again later") from None
-        if not isinstance(info, dict) or not isinstance(info.get("sha"), str) or "siblings" not in info:
-            raise RemoteServiceError(f"the Hub's answer for {entry.repo_id} has no commit or file list — check "
-                                     "HF_ENDPOINT, or try again later")
-        return info
-
-    def file_url(self, entry: ModelEntry, commit: str, path: str) -> str:
-        return f"{self.endpoint}/{entry.repo_id}/resolve/{commit}/{quote(path)}"
-
-    def get_bytes(self, entry: ModelEntry, commit: str, path: str) -> bytes:
-        """A small file, whole (e.g. ``model_index.json``, read to choose the files)."""
-        response = self._get(self.file_url(entry, commit, path), entry, path)
-        self._check(response, entry, path)
-        return response.content
-
-    def _check(self, response, entry: ModelEntry, what: str) -> None:
-        code = response.status_code
-        if code < 400:
-            return
-        error = response.headers.get("X-Error-Code", "")
-        if code in (401, 403) and (error == "GatedRepo" or entry.gated):
-            raise GatedModel(gated_message(entry, self.endpoint, self.has_token))
-        if error == "RepoNotFound" or (code == 401 and not error):
-            raise InputError(f"{entry.repo_id} is not a model the Hub at {self.endpoint} serves (answer {code}) — "
-                             "check the id; a private model needs a token with access in HF_TOKEN")
-        if error == "RevisionNotFound":
-            raise InputError(f"{what} of {entry.repo_id} does not exist on the Hub (answer {code}) — check the "
-                             "revision")
-        if code in (401, 403):
-            raise InputError(f"the Hub refused {what} of {entry.repo_id} (answer {code}) — check the token in "
-                             "HF_TOKEN (expired or without read access?)")
-        if code == 404:
+        except errors.GatedRepoError:
+            raise GatedModel(gated_message(entry, self.endpoint, self.has_token)) from None
+        except errors.RepositoryNotFoundError as exc:
+            if entry.gated and _status(exc) in (401, 403):
+                raise GatedModel(gated_message(entry, self.endpoint, self.has_token)) from None
+            raise InputError(f"{entry.repo_id} is not a model the Hub at {self.endpoint} serves (answer "
+                             f"{_status(exc)}) — check the id; a private model needs a token with access in "
+                             "HF_TOKEN") from None
+        except errors.RevisionNotFoundError as exc:
+            raise InputError(f"{what} of {entry.repo_id} does not exist on the Hub (answer {_status(exc)}) — check "
+                             "the revision") from None
+        except errors.RemoteEntryNotFoundError:
             raise RemoteServiceError(f"{what} of {entry.repo_id} is listed but the Hub does not serve it (404) — "
-                                     "run the download again later")
-        raise RemoteServiceError(f"the Hub answered {code} for {what} of {entry.repo_id} — try again later "
-                                 "(the download resumes where it stopped)")
-
-    # -- one file, resumable -----------------------------------------------------------------
-    def fetch(self, entry: ModelEntry, commit: str, spec: dict, target: Path,
-              on_size: Callable[[int], None] = lambda n: None, cancel: Callable[[], None] = lambda: None) -> None:
-        """Download ``spec`` (path, size, sha256 / blob_id) to ``target`` through
-        ``target.incomplete``: an existing partial file is continued with a ``Range`` request, a
-        dropped connection is retried from where it stopped, and the file is checked before it
-        takes its name. ``on_size`` hears the partial file's size; ``cancel`` raises to stop."""
-        part = target.with_name(target.name + INCOMPLETE)
-        part.parent.mkdir(parents=True, exist_ok=True)
-        size = spec.get("size")
-        digest, hashed = None, -1
-        failures = 0
-        while True:
-            start = part.stat().st_size if part.exists() else 0
-            if size is not None and start > int(size):
-                part.unlink()
-                start = 0
-            if hashed != start:  # a partial file from an earlier run: hash what is there
-                digest = _hash_prefix(part, start)
-                hashed = start
-            on_size(start)
-            if size is not None and start == int(size):
-                break
-            try:
-                hashed, digest = self._stream(entry, commit, spec, part, start, digest, on_size, cancel)
-                if size is None or hashed >= int(size):
-                    break
-                problem: Exception = ConnectionError(f"the connection closed after {hashed} of {size} bytes")
-            except (HubUnreachable, self._requests.ConnectionError, self._requests.Timeout,
-                    self._requests.exceptions.ChunkedEncodingError) as exc:
-                problem, hashed = exc, -1  # what reached the disk is re-read
-            failures += 1
-            if failures > self.retries:
-                if isinstance(problem, HubUnreachable):
-                    raise problem
-                raise RemoteServiceError(
-                    f"the download of {spec['path']} ({entry.repo_id}) broke off {failures} times "
-                    f"({_reason(problem)}) — run it again: it goes on from the {_gb(part)} already here") from None
-            self.sleep(self.backoff_s * 2 ** (failures - 1))
-        damage = _check_part(part, spec, digest)
-        if damage:
-            part.unlink()
-            raise RemoteServiceError(f"{spec['path']} of {entry.repo_id} arrived damaged ({damage}) — run the "
-                                     "download again: the file is fetched anew")
-        os.replace(part, target)
-
-    def _stream(self, entry, commit, spec, part: Path, start: int, digest, on_size, cancel):
-        headers = {"Range": f"bytes={start}-"} if start else {}
-        response = self._get(self.file_url(entry, commit, spec["path"]), entry, spec["path"], headers=headers,
-                             stream=True)
-        with response:
-            if start and response.status_code == 416:
-                return start, digest  # nothing left to send: the size check decides
-            if start and response.status_code == 200:  # the range was ignored: start again
-                start = 0
-                digest = hashlib.sha256()
-            elif response.status_code not in (200, 206):
-                self._check(response, entry, spec["path"])
-            written = start
-            with open(part, "r+b" if start else "wb") as fh:
-                fh.seek(start)
-                fh.truncate()
-                for chunk in response.iter_content(self.chunk_bytes):
-                    cancel()
-                    fh.write(chunk)
-                    digest.update(chunk)
-                    written += len(chunk)
-                    on_size(written)
-        return written, digest
+                                     "run the download again later") from None
+        except errors.HfHubHTTPError as exc:
+            code = _status(exc)
+            if code in (401, 403):
+                raise InputError(f"the Hub refused {what} of {entry.repo_id} (answer {code}) — check the token in "
+                                 "HF_TOKEN (expired or without read access?)") from None
+            raise RemoteServiceError(f"the Hub answered {code} for {what} of {entry.repo_id} — try again later "
+                                     "(the download resumes where it stopped)") from None
+        except errors.FileMetadataError:
+            raise RemoteServiceError(f"the server at {self.endpoint} does not answer as a Hugging Face Hub for "
+                                     f"{what} of {entry.repo_id} — check HF_ENDPOINT and any proxy") from None
+        except OSError as exc:
+            if "Consistency check failed" not in str(exc):
+                raise
+            raise RemoteServiceError(f"the download of {what} ({entry.repo_id}) broke off before its end — run it "
+                                     "again: it goes on from the part already here") from None
 
 
-def _hash_prefix(path: Path, length: int):
-    digest = hashlib.sha256()
-    if length:
-        with open(path, "rb") as fh:
-            remaining = length
-            while remaining:
-                block = fh.read(min(1 << 20, remaining))
-                if not block:
-                    break
-                digest.update(block)
-                remaining -= len(block)
-    return digest
-
-
-def _check_part(part: Path, spec: dict, digest) -> str | None:
-    if spec.get("sha256"):
-        size = spec.get("size")
-        if size is not None and part.stat().st_size != int(size):
-            return f"{part.stat().st_size} bytes, the Hub lists {size}"
-        actual = digest.hexdigest()
-        return None if actual == spec["sha256"] else f"sha256 {actual[:12]}…, the Hub lists {spec['sha256'][:12]}…"
-    return check_file(part, spec)
-
-
-def _gb(path: Path) -> str:
+def link_into_snapshot(blob: Path, pointer: Path) -> None:
+    """``snapshots/<commit>/<path>`` → ``../../blobs/<etag>``, as huggingface_hub lays them out;
+    where links cannot be made (Windows without developer mode) the blob moves into the snapshot,
+    which is what huggingface_hub does there too."""
+    pointer.parent.mkdir(parents=True, exist_ok=True)
+    if pointer.is_symlink() or pointer.exists():
+        pointer.unlink()
     try:
-        return f"{path.stat().st_size / 1e9:.2f} GB"
+        os.symlink(os.path.relpath(blob, pointer.parent), pointer)
     except OSError:
-        return "part"
+        os.replace(blob, pointer)
+
+
+def _origin(url: str) -> tuple:
+    parts = urlsplit(str(url))
+    return parts.scheme, (parts.hostname or "").lower(), parts.port
+
+
+def _status(exc) -> int | str:
+    response = getattr(exc, "response", None)
+    return getattr(response, "status_code", "?")
 
 
 def _reason(exc: Exception) -> str:
     text = str(exc)
     for sign, reason in (("Connection refused", "connection refused"), ("Name or service not known", "name not known"),
                          ("nodename nor servname", "name not known"), ("getaddrinfo failed", "name not known"),
-                         ("timed out", "timed out"), ("Read timed out", "timed out")):
+                         ("timed out", "timed out"), ("offline mode", "HF_HUB_OFFLINE is set"),
+                         ("disconnected", "the connection was closed")):
         if sign in text:
             return reason
     return type(exc).__name__

@@ -1,5 +1,5 @@
 """The model manager (issue 10 item 6): ``models list|download|verify|remove`` against a fake Hub
-that speaks the real file API (``tests/hub_server.py``), serving tiny real models that the
+that speaks the real file API (``tests/support/hub_server.py``), serving tiny real models that the
 project's own loaders then load. Downloads resume after a kill and after a dropped connection,
 cancel leaves nothing a loader takes for a model, damaged files fail verify by name, a gated
 model without a token and an offline machine get messages that say what to do."""
@@ -248,6 +248,8 @@ def test_a_download_killed_mid_file_resumes_with_a_range_request(hub, big_dinov2
     kept = _incomplete(root).stat().st_size
     assert 2 ** 20 <= kept <= 3 * 2 ** 20
     assert _incomplete(root).read_bytes() == weights[:kept]
+    sha = hashlib.sha256(weights).hexdigest()
+    assert _incomplete(root).name == f"{sha}.incomplete" and _incomplete(root).parent.name == "blobs"
     state = local_state(model_entry(BIG), search_roots(root))
     assert state.status == "partial" and "still to download" in state.note
     assert not (state.path / "config.json").exists()  # nothing a loader takes for a model
@@ -264,6 +266,15 @@ def test_a_download_killed_mid_file_resumes_with_a_range_request(hub, big_dinov2
     assert hashlib.sha256((snapshot / "model.safetensors").read_bytes()).hexdigest() == \
         hashlib.sha256(weights).hexdigest()
     assert _incomplete(root) is None
+    blob = root / "models--geofidelity-tests--dinov2-12mb" / "blobs" / sha  # the standard cache
+    assert (snapshot / "model.safetensors").resolve() == blob.resolve()
+    assert hashlib.sha256(blob.read_bytes()).hexdigest() == sha
+    from huggingface_hub import scan_cache_dir
+
+    (listed,) = [r for r in scan_cache_dir(root).repos if r.repo_id == BIG]
+    assert {r.commit_hash for r in listed.revisions} == {snapshot.name}
+    assert listed.size_on_disk == sum((big_dinov2 / n).stat().st_size for n in ("config.json", "model.safetensors",
+                                                                             "preprocessor_config.json"))
     fractions = [e["fraction"] for e in _events(out.stdout) if e["event"] == "progress"]
     assert fractions[0] == 0.0 and fractions[-1] == 1.0 and fractions == sorted(fractions)
     assert any(kept / len(weights) - 0.05 < f < kept / len(weights) + 0.05 for f in fractions)  # resumed, not restarted
@@ -275,14 +286,12 @@ def test_a_download_killed_mid_file_resumes_with_a_range_request(hub, big_dinov2
 
 def test_a_dropped_connection_is_resumed_in_the_same_run(hub, big_dinov2, tmp_path):
     hub.drop_at["model.safetensors"] = 5 * 2 ** 20 + 123
-    sleeps = []
-    client = HubClient(sleep=sleeps.append, chunk_bytes=64 * 1024)
+    client = HubClient(chunk_bytes=64 * 1024)
     result = download_model(model_entry(BIG), tmp_path / "models", client, RecordingProgress())
     fetches = hub.file_requests("model.safetensors")
     assert len(fetches) == 2 and fetches[0].range is None
     resumed_at = int(fetches[1].range[len("bytes="):-1])
     assert 0 < resumed_at <= 5 * 2 ** 20 + 123 and fetches[1].status == 206
-    assert len(sleeps) == 1
     assert (result.path / "model.safetensors").read_bytes() == (big_dinov2 / "model.safetensors").read_bytes()
 
 
@@ -354,7 +363,10 @@ def test_a_gated_model_without_a_token_is_refused_with_the_fix(hub, tmp_path):
     out = _cli("download", GATED, "--models-dir", str(root), env_extra={"HF_TOKEN": TOKEN})
     assert out.returncode == 0, out.stderr
     assert TOKEN not in out.stdout + out.stderr + "".join(p.read_text(errors="ignore") for p in root.rglob("*.json"))
-    assert all(r.authorized for r in hub.requests[-3:])
+    resolves = [r for r in hub.requests if "/resolve/" in r.path]
+    assert resolves and all(r.authorization == f"Bearer {TOKEN}" for r in resolves[-3:])
+    cdn = [r for r in hub.requests if r.path.startswith("/cdn/")]
+    assert cdn and not any(r.authorized for r in cdn)  # a redirect off the Hub's origin: no token
 
 
 def test_offline_the_message_names_what_is_missing_and_how_to_get_it(hub, tmp_path):
