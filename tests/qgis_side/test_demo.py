@@ -87,3 +87,15 @@ def test_demo_outputs(qgis_app, tmp_path, helsinki_pbf):
     assert unbiased.returncode == 0, unbiased.stderr[-3000:]
     notes = (tmp_path / "unbiased" / "tables.md").read_text()
     assert "unbiased MMD² and DCSF left empty for 1 panel" in notes
+    # without QGIS (a pip install, or --without-qgis): the qgis-free steps give the same numbers, and
+    # the two steps that need QGIS are named as skipped
+    plain = tmp_path / "plain"
+    run = subprocess.run([sys.executable, "-m", "geofidelity_plugin", "demo", "--without-qgis", "--out", str(plain)],
+                         cwd=REPO, capture_output=True, text=True, timeout=900, env=env)
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert "skipped without QGIS: atlas (the atlas PDF needs QGIS's print layouts); project" in run.stdout
+    assert not (plain / "atlas.pdf").exists() and not (plain / "geofidelity_demo.qgz").exists()
+    compared = subprocess.run([sys.executable, str(REPO / "scripts" / "compare_demo.py"), str(tmp_path), str(plain)],
+                              capture_output=True, text=True, timeout=300)
+    assert compared.returncode == 0 and compared.stdout.rstrip().endswith("identical"), compared.stdout[-3000:]
+    assert (plain / "evaluation" / "report.html").is_file() and (plain / "coverage.gpkg").is_file()

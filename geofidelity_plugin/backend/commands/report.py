@@ -16,6 +16,11 @@ def register(sub) -> None:
 
     p = sub.add_parser("demo", help="run the pipeline on the bundled data (offline) and write a QGIS project")
     p.add_argument("--out", default="demo_output", help="output folder (default %(default)s)")
+    p.add_argument("--without-qgis", action="store_true",
+                   help="run only the steps that need no QGIS (what happens anyway where QGIS is not installed): "
+                        "the atlas and the QGIS project are skipped, and said so")
+    p.add_argument("--osm", help="OSM extract to run on (default: the bundled Helsinki extract of a clone)")
+    p.add_argument("--feature-model", help="DINOv2 folder (default: the demo's converted DINOv2-S/14 of a clone)")
     p.set_defaults(func=cmd_demo)
 
 
@@ -38,7 +43,7 @@ def cmd_report(args) -> int:
 def cmd_demo(args) -> int:
     from geofidelity_plugin.backend.demo import run_demo
 
-    paths = run_demo(args.out)
+    paths = run_demo(args.out, args.without_qgis, args.osm, args.feature_model)
     print("\nGeoFidelity demo finished. Outputs:")
     for label, path in paths.items():
         print(f"  {label:<10} {path}")
