@@ -89,6 +89,7 @@ class RayCluster:
                          log_to_driver=False, logging_level=logging.ERROR)
                 self.mode = "local"
             else:
+                check_reachable(self.address)  # an address nobody answers at: a message now, not minutes of retries
                 try:
                     ray.init(address=self.address, log_to_driver=False, logging_level=logging.ERROR)
                 except Exception as exc:  # noqa: BLE001 — Ray raises ConnectionError, RuntimeError, its own errors
@@ -209,8 +210,64 @@ def _quiet_ray_data() -> None:
         logging.getLogger(name).setLevel(logging.ERROR)
 
 
+#: seconds to wait for a TCP connection to a cluster's address before ray.init is tried at all
+#: (Ray itself retries an address nobody answers at for minutes, printing a line per try)
+CONNECT_TIMEOUT_S = 10.0
+CONNECT_TIMEOUT_VARIABLE = "GEOFIDELITY_RAY_CONNECT_TIMEOUT_S"
+
+
+def _secrets(address: str) -> list[str]:
+    """The credentials an address carries (``user:secret@``), longest first."""
+    match = re.search(r"(?:^|://)([^/@]*)@", str(address))
+    if not match:
+        return []
+    userinfo = match.group(1)
+    return sorted({userinfo, *userinfo.split(":", 1)[1:]} - {""}, key=len, reverse=True)
+
+
+def without_secrets(text: str, address: str) -> str:
+    """``text`` (a quoted Ray exception, say) with the address's credentials taken out."""
+    text = str(text).replace(str(address), public_address(address))
+    for secret in _secrets(address):
+        text = text.replace(secret, "***")
+    return text
+
+
+def host_and_port(address: str) -> tuple[str, int] | None:
+    """(host, port) of ``HOST:PORT``, ``ray://HOST:PORT`` or ``scheme://user:pw@HOST:PORT``; None
+    for ``auto`` or an address without a port (Ray finds those itself)."""
+    text = re.sub(r"^[A-Za-z][A-Za-z0-9+.-]*://", "", public_address(address)).split("/", 1)[0]
+    match = re.fullmatch(r"\[?([^\[\]]+?)\]?:(\d{1,5})", text)
+    return (match.group(1), int(match.group(2))) if match else None
+
+
+def check_reachable(address: str, timeout_s: float | None = None) -> None:
+    """Refuse, within ``timeout_s``, a cluster address where nothing accepts a connection."""
+    target = host_and_port(address)
+    if target is None:
+        return
+    if timeout_s is None:
+        try:
+            timeout_s = float(os.environ.get(CONNECT_TIMEOUT_VARIABLE, "") or CONNECT_TIMEOUT_S)
+        except ValueError:
+            raise InputError(f"{CONNECT_TIMEOUT_VARIABLE}={os.environ.get(CONNECT_TIMEOUT_VARIABLE)!r} is not a number "
+                             "of seconds — give one, e.g. 10, or unset it") from None
+    host, port = target
+    try:
+        with socket.create_connection((host, port), timeout=timeout_s):
+            return
+    except socket.timeout:
+        why = f"no answer within {timeout_s:g} s"
+    except OSError as exc:
+        why = exc.strerror or type(exc).__name__
+    raise InputError(f"cannot reach the Ray cluster at {public_address(address)} (a connection to {host}:{port}: {why}) "
+                     "— check the address (HOST:6379, or ray://HOST:10001 for Ray Client), that the cluster is running "
+                     f"and that this machine may connect to it; or use --ray local ({CONNECT_TIMEOUT_VARIABLE} sets the "
+                     "wait)")
+
+
 def _connect_failure(address: str, exc: Exception) -> str:
-    first = (str(exc).strip().splitlines() or [type(exc).__name__])[0][:300]
+    first = without_secrets((str(exc).strip().splitlines() or [type(exc).__name__])[0][:300], address)
     text = f"cannot connect to the Ray cluster at {public_address(address)} ({type(exc).__name__}: {first})"
     if "auth" in str(exc).lower() or "token" in str(exc).lower():
         return (f"{text} — the cluster asks for its authentication token: set RAY_AUTH_MODE=token and give the "
