@@ -86,6 +86,9 @@ def main(argv: list[str] | None = None) -> int:
         if jsonl:
             events.hello(args.command)
         logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO, format="%(message)s")
+        from geofidelity_plugin.core.network import prepare_and_report
+
+        prepare_and_report()  # the system's certificates for HTTPS; a proxy it cannot use is said at once
         code = args.func(args)
         events.result(code or 0)
         return code

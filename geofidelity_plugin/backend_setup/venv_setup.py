@@ -35,6 +35,12 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 PROFILE_FILE = "geofidelity-backend.json"
+#: the longest one step may take (seconds; GEOFIDELITY_SETUP_STEP_LIMIT_S overrides): a stalled
+#: mirror or proxy ends in a message that names the step, not in a dialog that waits for ever
+STEP_LIMIT_S = {"creating the environment": 600, "installing": 7200, "running the doctor": 900}
+STEP_LIMIT_VARIABLE = "GEOFIDELITY_SETUP_STEP_LIMIT_S"
+#: pip's own wait per network read and its retries, stated rather than left to pip's defaults
+PIP_NETWORK = ["--timeout", "60", "--retries", "3"]
 TERMINATE_GRACE_S = 1.0
 _PIP_SOURCES = ("PIP_FIND_LINKS", "PIP_EXTRA_INDEX_URL", "PIP_INDEX_URL", "PIP_NO_INDEX", "PIP_CONSTRAINT")
 
@@ -73,9 +79,10 @@ def venv_python(venv: str | Path) -> Path:
     return venv / "Scripts" / "python.exe" if sys.platform == "win32" else venv / "bin" / "python"
 
 
-def child_environment(extra: dict | None = None) -> dict:
+def child_environment(extra: dict | None = None, base: dict | None = None) -> dict:
     """A clean environment for child Pythons: none of QGIS's own Python settings."""
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONHOME", "PYTHONPATH", "PYTHONSTARTUP")}
+    base = os.environ if base is None else base
+    env = {k: v for k, v in base.items() if k not in ("PYTHONHOME", "PYTHONPATH", "PYTHONSTARTUP")}
     env.update(PYTHONIOENCODING="utf-8", PYTHONUNBUFFERED="1")
     env.update(extra or {})
     return env
@@ -93,7 +100,7 @@ class BackendSetup:
     def __init__(self, venv, python: str | None = None, profile: str | Profile = "light",
                  torch: str = "configured", system_site_packages: bool | None = None,
                  models_dir: str | None = None, on_line=None, on_progress=None, geo_stack: str | None = None,
-                 platform: str | None = None):
+                 platform: str | None = None, environment: dict | None = None, secrets: tuple = ()):
         self.platform = platform or sys.platform
         offered = torch_flavours(self.platform)
         if torch not in offered:
@@ -110,6 +117,10 @@ class BackendSetup:
         self._profile_choice = profile
         self._set_geo_stack(geo_stack)
         self.models_dir = models_dir
+        # the environment the steps start from (QGIS passes its proxy settings in it) and what in it
+        # must never reach the log (a proxy password)
+        self.environment = dict(os.environ if environment is None else environment)
+        self.secrets = tuple(secrets)
         self.on_line = on_line or (lambda text: None)
         self.on_progress = on_progress or (lambda fraction, stage: None)
         self.cancelled = threading.Event()
@@ -206,7 +217,7 @@ class BackendSetup:
         self._progress(0.01, "creating the environment")
         argv = [self.python, "-m", "venv", *(["--system-site-packages"] if self.system_site_packages else []),
                 str(self.venv)]
-        code, tail = self._run(argv, child_environment())
+        code, tail = self._run(argv, child_environment(base=self.environment), step="creating the environment")
         if code != 0:
             said = " | ".join(line.strip() for line in tail if line.strip())[-400:]
             venv_fix = ("install the venv module (sudo apt install python3-venv)"
@@ -229,8 +240,8 @@ class BackendSetup:
     def pip_command(self, requirements_file: Path) -> tuple[list[str], dict]:
         """pip's command line and environment for this profile and torch flavour."""
         argv = [str(venv_python(self.venv)), "-m", "pip", "install", "--progress-bar", "off",
-                "--disable-pip-version-check", "--no-input", "-r", str(requirements_file)]
-        env = child_environment({"PYTHONNOUSERSITE": "1"})  # everything pip adds lands in the venv
+                "--disable-pip-version-check", "--no-input", *PIP_NETWORK, "-r", str(requirements_file)]
+        env = child_environment({"PYTHONNOUSERSITE": "1"}, self.environment)  # everything pip adds lands in the venv
         build = torch_flavours(self.platform)[self.torch] if self.profile.has("torch") else {}
         if build.get("extra_index"):  # its local-version builds (2.x.y+cpu, +cu128) win over PyPI's
             argv += ["--extra-index-url", build["extra_index"]]
@@ -246,7 +257,7 @@ class BackendSetup:
         self._progress(0.05, "resolving and downloading")
         self._log(f"installing the {self.profile.name} profile ({len(self.profile.requirements)} requirements, "
                   f"torch: {self.torch if self.profile.has('torch') else 'not in this profile'})")
-        code, tail = self._run(argv, env, PipProgress(len(self.profile.requirements)))
+        code, tail = self._run(argv, env, PipProgress(len(self.profile.requirements)), step="installing")
         if code != 0:
             raise SetupError(pip_failure(code, tail, self.profile.name))
 
@@ -269,7 +280,8 @@ class BackendSetup:
         if self.models_dir:
             argv += ["--models-dir", self.models_dir]
         lines: list[str] = []
-        code, tail = self._run(argv, child_environment({"PYTHONPATH": str(package_root())}), sink=lines)
+        code, tail = self._run(argv, child_environment({"PYTHONPATH": str(package_root())}, self.environment), sink=lines,
+                               step="running the doctor")
         final = None
         for line in lines:
             try:
@@ -286,12 +298,22 @@ class BackendSetup:
 
     # child processes
 
+    def _step_limit(self, step: str) -> float:
+        text = os.environ.get(STEP_LIMIT_VARIABLE, "").strip()
+        try:
+            return float(text) if text else float(STEP_LIMIT_S.get(step, 3600))
+        except ValueError:
+            raise SetupError(f"{STEP_LIMIT_VARIABLE}={text!r} is not a number of seconds — give one, or unset it") \
+                from None
+
     def _run(self, argv: list[str], env: dict, parser: PipProgress | None = None,
-             sink: list | None = None) -> tuple[int, list[str]]:
-        """Run one child in its own process group; stdout+stderr lines go to the log (or to
-        ``sink``). Returns the exit code and the last 40 lines."""
+             sink: list | None = None, step: str = "a setup step") -> tuple[int, list[str]]:
+        """Run one child in its own process group, for at most the step's time limit; stdout+stderr
+        lines go to the log (or to ``sink``). Returns the exit code and the last 40 lines."""
         if self.cancelled.is_set():
             raise self._cancelled()
+        limit = self._step_limit(step)
+        timed_out = threading.Event()
         tail: list[str] = []
         try:
             proc = child_process.start(argv, env, stderr=subprocess.STDOUT if sink is None else subprocess.PIPE,
@@ -300,14 +322,26 @@ class BackendSetup:
             raise SetupError(f"{argv[0]} could not start ({exc.strerror or exc}) — check the path") from None
         with self._lock:
             self._proc = proc
+
+        def time_out():
+            timed_out.set()
+            child_process.stop_group_later(proc, TERMINATE_GRACE_S)
+
+        watchdog = threading.Timer(limit, time_out)
+        watchdog.daemon = True
+        watchdog.start()
         try:
             if sink is not None:  # the doctor: protocol lines on stdout, its log on stderr
                 out, err = proc.communicate()
+                from geofidelity_plugin.core.secrets import scrub
+
                 sink.extend(out.splitlines())
-                tail = err.splitlines()[-40:]
+                tail = [scrub(line, self.secrets) for line in err.splitlines()[-40:]]
             else:
+                from geofidelity_plugin.core.secrets import scrub
+
                 for raw in proc.stdout:
-                    line = raw.rstrip("\r\n")
+                    line = scrub(raw.rstrip("\r\n"), self.secrets)  # the tail may end up in a message
                     tail = (tail + [line])[-40:]
                     self._log(line)
                     step = parser.feed(line) if parser else None
@@ -319,8 +353,14 @@ class BackendSetup:
             proc.wait()
             raise
         finally:
+            watchdog.cancel()
             with self._lock:
                 self._proc = None
+        if timed_out.is_set():
+            child_process.kill_group(proc)
+            raise SetupError(f"{step} did not finish within {limit:g} s and was stopped (a stalled package index, "
+                             f"mirror or proxy?) — check the network and pip's configuration (pip config list), then "
+                             f"run Set up backend again: it reuses the folder ({STEP_LIMIT_VARIABLE} sets the limit)")
         if self.cancelled.is_set():  # children that outlived the leader
             child_process.kill_group(proc)
         if self.cancelled.is_set():
@@ -332,7 +372,9 @@ class BackendSetup:
                               "run Set up backend again (it reuses the folder) or delete the folder")
 
     def _log(self, text: str) -> None:
-        self.on_line(text)
+        from geofidelity_plugin.core.secrets import scrub
+
+        self.on_line(scrub(text, self.secrets))  # pip may quote a proxy URL with its password (no-op if done)
 
     def _progress(self, fraction: float, stage: str) -> None:
         self.on_progress(fraction, stage)

@@ -61,6 +61,13 @@ def _clean(value: Any) -> Any:
     return value
 
 
+def _network_facts() -> dict:
+    """Certificates and proxy as the run used them (no credentials: core/network.py)."""
+    from .network import facts
+
+    return facts()
+
+
 def build_manifest(stage: str, options: Any, inputs: dict[str, Any] | None = None,
                    outputs: dict[str, Any] | None = None, models: list[dict] | None = None,
                    notes: list[str] | None = None, **extra: Any) -> dict[str, Any]:
@@ -75,6 +82,7 @@ def build_manifest(stage: str, options: Any, inputs: dict[str, Any] | None = Non
         "models": _clean(models or []),
         "notes": list(notes or []),
         "libraries": library_versions(),
+        "network": _network_facts(),
         **_clean(extra),
     }
 

@@ -8,7 +8,7 @@ bar and the log; its last line is the result or the error the algorithm reports.
 the whole group: SIGTERM, then SIGKILL after a grace period (the backend writes every file
 atomically, so a stop at any moment leaves nothing a later run trusts).
 
-Imports only qgis, the standard library and the stdlib-only protocol module.
+Imports only qgis, the standard library and the stdlib-only protocol and network modules.
 """
 from __future__ import annotations
 
@@ -25,7 +25,8 @@ from pathlib import Path
 from qgis.core import QgsProcessingException
 
 from geofidelity_plugin.core import child_process
-from geofidelity_plugin.qgis_side import backend_settings
+from geofidelity_plugin.core.network import proxy_secrets, scrub
+from geofidelity_plugin.qgis_side import backend_settings, network_settings
 
 #: seconds between SIGTERM and SIGKILL on cancel; the whole stop stays under 2 s
 TERMINATE_GRACE_S = 1.0
@@ -92,8 +93,10 @@ def resolve_python() -> str:
 
 
 def backend_environment(extra: dict | None = None) -> dict:
-    """The child's environment: QGIS's own Python settings removed, this plugin's code first."""
+    """The child's environment: QGIS's own Python settings removed, this plugin's code first,
+    QGIS's proxy in the usual variables (qgis_side/network_settings.py)."""
     env = {k: v for k, v in os.environ.items() if k not in _QGIS_ONLY_VARIABLES}
+    network_settings.apply_qgis_proxy(env)
     # GEOFIDELITY_BACKEND_PYTHONPATH: extra folders for the backend only (QGIS's own PYTHONPATH
     # points at QGIS's Python and must not reach another interpreter)
     extra_path = os.environ.get("GEOFIDELITY_BACKEND_PYTHONPATH", "")
@@ -146,7 +149,9 @@ def run_backend(command: str, args: list[str], feedback=None, *, env: dict | Non
     argv = backend_command(command, args, python)
     if feedback is not None:
         feedback.pushDebugInfo("GeoFidelity backend: " + " ".join(_quote(a) for a in argv))
-    proc = _start(argv, backend_environment(env))
+    child_env = backend_environment(env)
+    secrets = proxy_secrets(child_env)  # a proxy password reaches the child, never a message or the log
+    proc = _start(argv, child_env)
     LAST_RUN.clear()
     LAST_RUN.update(pid=proc.pid, command=command)
     lines: queue.Queue = queue.Queue()
@@ -191,16 +196,20 @@ def run_backend(command: str, args: list[str], feedback=None, *, env: dict | Non
                 open_streams -= 1
                 continue
             if tag == "err":
+                line = scrub(line, secrets)
                 stderr_tail = (stderr_tail + [line])[-_TAIL:]
                 if feedback is not None and line.strip():
                     feedback.pushConsoleInfo(line)
                 continue
             event = _parse(line)
             if event is None:
+                line = scrub(line, secrets)
                 garbage.append(line)
                 if feedback is not None:
                     feedback.pushConsoleInfo(line)
                 continue
+            if isinstance(event.get("message"), str):  # what a user reads; paths and values stay exact
+                event["message"] = scrub(event["message"], secrets)
             kind = event.get("event")
             if kind == "hello":
                 run.hello = event

@@ -162,3 +162,16 @@ def test_doctor_fixes_off_debian(monkeypatch):
                                                                                  ["shapely", "pyproj"])
     monkeypatch.setattr(doctor.sys, "platform", "win32")
     assert doctor._install_fix("python.exe", ["numpy==1.26.4"], None) == 'install them: python.exe -m pip install "numpy==1.26.4"'
+
+
+def test_qgis_proxy_reaches_pip_and_its_password_never_the_log(tmp_path):
+    """The dialog passes QGIS's proxy in the setup's environment (qgis_side/network_settings.py);
+    every step gets it, and a pip line that quotes the proxy URL loses the password."""
+    environment = {"PATH": os.environ.get("PATH", ""), "HTTPS_PROXY": "http://ana:pw-9183@127.0.0.1:3128"}
+    lines: list[str] = []
+    setup = BackendSetup(tmp_path / "env", "/usr/bin/python3", "light", environment=environment,
+                         secrets=("pw-9183",), on_line=lines.append)
+    _, env = setup.pip_command(tmp_path / "pins.txt")
+    assert env["HTTPS_PROXY"] == "http://ana:pw-9183@127.0.0.1:3128" and env["PYTHONNOUSERSITE"] == "1"
+    setup._log("WARNING: Retrying after ProxyError('Cannot connect to proxy http://ana:pw-9183@127.0.0.1:3128')")
+    assert lines == ["WARNING: Retrying after ProxyError('Cannot connect to proxy http://***@127.0.0.1:3128')"]

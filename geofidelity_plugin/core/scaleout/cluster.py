@@ -83,6 +83,7 @@ class RayCluster:
             self.mode = "existing"
             _quiet_ray_data()
             return self
+        _loopback_direct()
         with _keeping_sigterm():
             if self.address == "local":
                 ray.init(address="local", num_cpus=self.num_cpus, num_gpus=self.num_gpus, include_dashboard=False,
@@ -195,6 +196,19 @@ def _keeping_sigterm():
     finally:
         if main and handler is not None:
             signal.signal(signal.SIGTERM, handler)
+
+
+def _loopback_direct() -> None:
+    """Ray's processes talk gRPC over loopback, and gRPC honours the proxy variables: with a proxy
+    set (QGIS's, say), loopback goes direct."""
+    from ..network import NO_PROXY_VARIABLES, PROXY_VARIABLES
+
+    if not any(os.environ.get(name) for name in PROXY_VARIABLES):
+        return
+    have = [h for name in NO_PROXY_VARIABLES for h in os.environ.get(name, "").split(",") if h.strip()]
+    merged = ",".join(dict.fromkeys([*(h.strip() for h in have), "127.0.0.1", "localhost", "::1"]))
+    for name in NO_PROXY_VARIABLES:
+        os.environ[name] = merged
 
 
 def _quiet_ray_data() -> None:

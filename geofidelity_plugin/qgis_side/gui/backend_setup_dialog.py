@@ -115,8 +115,14 @@ class BackendSetupDialog(QDialog):
         self.torch.setEnabled(profile.has("torch"))
 
     def start(self):
+        import os
+
+        from geofidelity_plugin.qgis_side.network_settings import apply_qgis_proxy
+
+        environment = dict(os.environ)
+        secrets = apply_qgis_proxy(environment)  # pip goes through QGIS's proxy, as the backend does
         try:
-            run = SetupRun(venv=self.target.filePath().strip() or str(backend_setup.default_venv_dir()),
+            run = SetupRun(environment=environment, secrets=tuple(secrets),venv=self.target.filePath().strip() or str(backend_setup.default_venv_dir()),
                            python=self.base_python.filePath().strip() or None, profile=self.profile.currentData(),
                            torch=self.torch.currentData(), system_site_packages=self.system_site.isChecked(),
                            models_dir=self.models_dir or None)
