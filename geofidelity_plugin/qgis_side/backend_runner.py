@@ -41,6 +41,10 @@ _QGIS_ONLY_VARIABLES = ("PYTHONHOME", "PYTHONPATH", "PYTHONSTARTUP", "PROJ_LIB",
 SETTINGS_HINT = ("set the backend in Settings › Options › GeoFidelity (Test backend shows what is wrong; "
                  "Set up backend… creates one)")
 _TAIL = 30  # stderr lines kept for a crash message
+#: seconds a started backend has to say hello (GEOFIDELITY_BACKEND_HELLO_TIMEOUT_S overrides): a
+#: Python that hangs at start-up (a site customisation, an unreachable network folder) is a message
+HELLO_TIMEOUT_S = 120.0
+HELLO_TIMEOUT_VARIABLE = "GEOFIDELITY_BACKEND_HELLO_TIMEOUT_S"
 
 
 @dataclass
@@ -59,7 +63,8 @@ class BackendRun:
 
     def path(self, key: str) -> str | None:
         record = self.output(key)
-        return record["path"] if record else None
+        path = record.get("path") if record else None
+        return path if isinstance(path, str) else None
 
 
 #: the last run's process id and stop time, for tests and the log (never used to decide anything)
@@ -169,8 +174,13 @@ def run_backend(command: str, args: list[str], feedback=None, *, env: dict | Non
     final_at: float | None = None
     stopped_after_final = False
     exited_at: float | None = None
+    started_at, hello_limit, silent = time.monotonic(), _hello_timeout(), False
     try:
         while open_streams:
+            if not run.hello and not silent and time.monotonic() - started_at > hello_limit:
+                silent = True
+                stop_process_group(proc)
+                continue
             if exited_at is None and proc.poll() is not None:
                 exited_at = time.monotonic()
             elif exited_at is not None and time.monotonic() - exited_at > ORPHAN_GRACE_S:
@@ -201,7 +211,7 @@ def run_backend(command: str, args: list[str], feedback=None, *, env: dict | Non
                 if feedback is not None and line.strip():
                     feedback.pushConsoleInfo(line)
                 continue
-            event = _parse(line)
+            event = _well_typed(_parse(line))
             if event is None:
                 line = scrub(line, secrets)
                 garbage.append(line)
@@ -222,7 +232,7 @@ def run_backend(command: str, args: list[str], feedback=None, *, env: dict | Non
             elif feedback is not None:
                 _relay(event, feedback, run)
     finally:
-        if proc.poll() is None and (cancelled or refused or final is None):
+        if proc.poll() is None and (cancelled or refused or silent or final is None):
             stop_process_group(proc)
         code = proc.wait()
         child_process.kill_group(proc)
@@ -240,6 +250,11 @@ def run_backend(command: str, args: list[str], feedback=None, *, env: dict | Non
             "are complete and a re-run resumes from the caches")
     if refused:
         raise QgsProcessingException(refused)
+    if silent:
+        raise QgsProcessingException(
+            f"the GeoFidelity backend ({argv[0]}) did not introduce itself within {hello_limit:g} s and was stopped "
+            "(a Python that hangs at start-up: a site customisation, a network folder that does not answer?) — run "
+            f"Test backend in Settings › Options › GeoFidelity to see it start ({HELLO_TIMEOUT_VARIABLE} sets the wait)")
     if final is not None and final.get("event") == "error":
         raise QgsProcessingException(final.get("message") or "the GeoFidelity backend failed without a message")
     if final is not None and final.get("event") == "result" and not run.hello:
@@ -265,6 +280,32 @@ def _parse(line: str) -> dict | None:
     except ValueError:
         return None
     return event if isinstance(event, dict) and isinstance(event.get("event"), str) else None
+
+
+def _hello_timeout() -> float:
+    text = os.environ.get(HELLO_TIMEOUT_VARIABLE, "").strip()
+    try:
+        return max(1.0, float(text)) if text else HELLO_TIMEOUT_S
+    except ValueError:
+        return HELLO_TIMEOUT_S
+
+
+#: each field a driver reads → the type it must have; a field of another type is dropped, so that no
+#: line the backend prints (a bug, another version, garbage that parses as JSON) can break the plugin
+_FIELD_TYPES = {"message": str, "stage": str, "fraction": (int, float), "values": dict, "outputs": list,
+                "key": str, "path": str, "protocol": (str, int, float), "backend_version": str, "executable": str}
+
+
+def _well_typed(event: dict | None) -> dict | None:
+    if event is None:
+        return None
+    clean = {k: v for k, v in event.items()
+             if k not in _FIELD_TYPES or (isinstance(v, _FIELD_TYPES[k]) and not isinstance(v, bool))}
+    if isinstance(clean.get("outputs"), list):
+        clean["outputs"] = [o for o in clean["outputs"] if isinstance(o, dict) and isinstance(o.get("key"), str)]
+    if clean.get("event") == "output" and not isinstance(clean.get("key"), str):
+        clean["event"] = "unreadable output"  # shown as an unknown event, never stored as a result
+    return clean
 
 
 def _check_protocol(hello: dict, events) -> str | None:
