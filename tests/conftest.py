@@ -126,7 +126,7 @@ def qgis_env(tmp_path_factory):
 import inspect  # noqa: E402
 import re  # noqa: E402
 
-_QGIS_TOP_LEVEL = re.compile(r"^(?:from|import)\s+(?:qgis|processing)\b", re.M)
+_QGIS_TOP_LEVEL = re.compile(r"^(?:from|import)\s+(?:qgis|processing|recording)\b", re.M)  # recording.py is QGIS feedback
 _QGIS_USE = re.compile(r"\b(?:from|import)\s+(?:qgis|processing)\b|qgis_process|run_qgis|_open_in_qgis|"
                        r"xvfb-run")
 

@@ -24,7 +24,6 @@ from geofidelity_plugin.core.generation.prompts import (CONDITIONS, CONTROLS, Pr
 from geofidelity_plugin.core.generation.runner import GenerationRunner
 from geofidelity_plugin.core.generation.seeds import seed_for
 from geofidelity_plugin.core.progress import RecordingProgress
-from recording import RecordingFeedback as _Feedback
 
 REPO = Path(__file__).resolve().parents[3]
 
@@ -484,7 +483,9 @@ def test_generate_panels_algorithm_runs_the_generator_in_the_backend(qgis_provid
               "SAMPLES": 2, "SEED": 3, "STEPS": 2, "RESOLUTION": 32, "DEVICE": "cpu",
               "PLAN": PLAN_CHOICES.index("model-offload"), "VRAM_BUDGET": "8GB",
               "GENERATIONS_FOLDER": str(tmp_path / "gens")}
-    feedback = _Feedback()
+    from recording import RecordingFeedback  # QGIS's feedback: these two tests face QGIS
+
+    feedback = RecordingFeedback()
     result = processing.run("geofidelity:generate_panels", params, feedback=feedback)
     assert (result["GENERATED"], result["KEPT"]) == (2 * len(SEGMENTS), 0)
     assert backend.LAST_RUN["command"] == "generate" and backend.LAST_RUN["pid"] != os.getpid()
@@ -500,7 +501,9 @@ def test_generate_panels_algorithm_runs_the_generator_in_the_backend(qgis_provid
         panels = store.generated_panels()
     assert sorted(img["seed"] for img in panels[("tiny", "L1", "hel-001")]) == sorted(
         seed_for(3, "tiny", "hel-001", "L1", sample, False) for sample in range(2))
-    feedback = _Feedback()
+    from recording import RecordingFeedback  # QGIS's feedback: these two tests face QGIS
+
+    feedback = RecordingFeedback()
     again = processing.run("geofidelity:generate_panels", params, feedback=feedback)
     assert (again["GENERATED"], again["KEPT"]) == (0, 2 * len(SEGMENTS))
     assert not any(line.startswith("loading the generator") for line in feedback.lines)
