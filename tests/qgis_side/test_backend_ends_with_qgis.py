@@ -1,13 +1,15 @@
 """The backend ends with the process that drives it (core/parent_watch.py): ``kill -9`` of
-``qgis_process`` mid-run leaves no backend and no child of it behind after 5 s, and the run
+``qgis_process`` (or SIGTERM) mid-run leaves no backend and no child of it behind after 5 s, and the run
 never publishes its outputs afterwards."""
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import time
 
 import psutil
+import pytest
 
 from backends.support import make_evaluable, venv_python
 from geofidelity_plugin.core.parent_watch import PARENT_ENV
@@ -33,7 +35,8 @@ def _backend_of(driver: psutil.Process, timeout_s: float) -> psutil.Process:
     raise AssertionError(f"qgis_process started no backend within {timeout_s} s")
 
 
-def test_kill_9_of_qgis_process_ends_the_backend_and_its_children(qgis_env, tmp_path):
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM], ids=["kill-9", "sigterm"])
+def test_kill_9_of_qgis_process_ends_the_backend_and_its_children(qgis_env, tmp_path, sig):
     store, model = make_evaluable(tmp_path / "store", per_city=3)
     out = tmp_path / "evaluation"
     env = dict(qgis_env, GEOFIDELITY_BACKEND_PYTHON=venv_python(), GEOFIDELITY_CACHE_DIR=str(tmp_path / "cache"))
@@ -47,14 +50,14 @@ def test_kill_9_of_qgis_process_ends_the_backend_and_its_children(qgis_env, tmp_
         time.sleep(1.5)
         family = [backend, *backend.children(recursive=True)]
         assert backend.is_running() and driver.poll() is None, "the run ended before the kill: no mid-run case"
-        driver.kill()  # SIGKILL: QGIS gets no chance to stop anything
+        driver.send_signal(sig)  # SIGKILL: QGIS gets no chance to stop anything; SIGTERM: QGIS's default end
         driver.wait(timeout=30)
         killed = time.monotonic()
         while not all(_gone(p) for p in family) and time.monotonic() - killed < 5.0:
             time.sleep(0.05)
         left = [p.pid for p in family if not _gone(p)]
         assert left == [], f"still running 5 s after qgis_process was killed: {left}"
-        print(f"backend gone {time.monotonic() - killed:.2f} s after kill -9 of qgis_process")
+        print(f"backend gone {time.monotonic() - killed:.2f} s after {signal.Signals(sig).name} of qgis_process")
         time.sleep(2.0)  # nothing is published later by a run nobody waits for
         assert not (out / "per_panel_scores.csv").exists() and not (out / "evaluation.manifest.json").exists()
     finally:
