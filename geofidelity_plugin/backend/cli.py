@@ -65,6 +65,10 @@ def main(argv: list[str] | None = None) -> int:
 
     from geofidelity_plugin.core import events
 
+    if argv is None:  # the process's own entry (not a notebook's api.run): no secret on stdout/stderr
+        from geofidelity_plugin.core.secrets import guard_streams
+
+        guard_streams()
     argv = list(sys.argv[1:] if argv is None else argv)
     os.environ.setdefault("MPLBACKEND", "Agg")  # figures are files: never look for a display
     jsonl = _wants_jsonl(argv)

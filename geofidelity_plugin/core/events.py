@@ -63,7 +63,10 @@ def activate_jsonl() -> EventStream:
     sys.stdout.flush()
     events_fd = os.dup(1)
     os.dup2(2, 1)
-    stream = os.fdopen(events_fd, "w", encoding="utf-8", buffering=1)
+    from .secrets import ScrubbingStream, known_secrets
+
+    # protocol lines carry messages a driver shows: no secret in them either (core/secrets.py)
+    stream = ScrubbingStream(os.fdopen(events_fd, "w", encoding="utf-8", buffering=1), known_secrets())
     _ACTIVE = EventStream(stream)
     return _ACTIVE
 

@@ -37,7 +37,9 @@ STATE: dict = {}
 
 
 def proxy_secrets(environ=None) -> list[str]:
-    """The passwords (raw and %-encoded) and user names in the proxy variables of ``environ``."""
+    """The passwords (raw and %-encoded) in the proxy variables of ``environ``, and each whole
+    ``user:password``. A user name alone is not taken out of every text (a user called "data"
+    would blank a common word); URLs lose their ``user:password@`` anyway (:func:`scrub`)."""
     environ = os.environ if environ is None else environ
     found: list[str] = []
     for name in PROXY_VARIABLES:
@@ -46,8 +48,10 @@ def proxy_secrets(environ=None) -> list[str]:
         if "@" not in parts.netloc:
             continue
         userinfo = parts.netloc.rsplit("@", 1)[0]
-        for piece in userinfo.split(":", 1):
-            found += [piece, unquote(piece)]
+        found += [userinfo, unquote(userinfo)]
+        if ":" in userinfo:
+            password = userinfo.split(":", 1)[1]
+            found += [password, unquote(password)]
     return [s for s in dict.fromkeys(found) if s]
 
 
