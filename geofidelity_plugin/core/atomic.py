@@ -34,6 +34,7 @@ def atomic_path(target: str | os.PathLike, suffix: str | None = None) -> Iterato
         if not tmp_path.exists():
             raise OSError(f"nothing was written to the temporary file for {target}")
         _fsync(tmp_path)
+        check_complete(tmp_path, target)  # a writer that failed quietly (a full disk) never replaces a good file
         check_publish(target)  # not once the driver that waits for it is gone
         os.replace(tmp_path, target)
     except OSError as exc:
@@ -47,6 +48,89 @@ def atomic_path(target: str | os.PathLike, suffix: str | None = None) -> Iterato
                          Path(str(tmp_path) + "-shm")):
             with contextlib.suppress(FileNotFoundError):
                 leftover.unlink()
+
+
+def _pdf_problem(path: Path) -> str | None:
+    with open(path, "rb") as fh:
+        fh.seek(max(0, path.stat().st_size - 2048))
+        tail = fh.read()
+    if not tail.rstrip().endswith(b"%%EOF") or b"startxref" not in tail:
+        return "it has no PDF trailer (%%EOF)"
+    return None
+
+
+def _png_problem(path: Path) -> str | None:
+    with open(path, "rb") as fh:
+        head = fh.read(8)
+        fh.seek(max(0, path.stat().st_size - 12))
+        tail = fh.read()
+    return None if head == b"\x89PNG\r\n\x1a\n" and tail[4:8] == b"IEND" else "it has no PNG end chunk"
+
+
+def _jpeg_problem(path: Path) -> str | None:
+    with open(path, "rb") as fh:
+        head = fh.read(2)
+        fh.seek(max(0, path.stat().st_size - 32))
+        tail = fh.read()
+    return None if head == b"\xff\xd8" and b"\xff\xd9" in tail else "it has no JPEG end marker"
+
+
+def _sqlite_problem(path: Path) -> str | None:
+    import sqlite3
+
+    with open(path, "rb") as fh:
+        if fh.read(16) != b"SQLite format 3\x00":
+            return "it has no SQLite header"
+    try:
+        db = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True)
+        try:
+            result = db.execute("PRAGMA quick_check").fetchone()[0]
+        finally:
+            db.close()
+    except sqlite3.DatabaseError as exc:
+        return f"SQLite cannot read it ({exc})"
+    return None if result == "ok" else f"SQLite's check says {result}"
+
+
+def _tiff_problem(path: Path) -> str | None:
+    with open(path, "rb") as fh:
+        head = fh.read(4)
+    return None if head in (b"II*\x00", b"MM\x00*", b"II+\x00", b"MM\x00+") else "it has no TIFF header"
+
+
+def _zip_problem(path: Path) -> str | None:
+    import zipfile
+
+    try:
+        with zipfile.ZipFile(path) as archive:
+            bad = archive.testzip()
+    except (zipfile.BadZipFile, OSError) as exc:
+        return f"it is not a complete archive ({exc})"
+    return None if bad is None else f"its member {bad} is damaged"
+
+
+#: how a finished file of each kind is known to be complete (the writer's own errors may go unseen:
+#: Qt's PDF writer and some encoders carry on after a failed write)
+COMPLETE_CHECKS = {".pdf": _pdf_problem, ".png": _png_problem, ".jpg": _jpeg_problem, ".jpeg": _jpeg_problem,
+                   ".gpkg": _sqlite_problem, ".tif": _tiff_problem, ".tiff": _tiff_problem, ".qgz": _zip_problem,
+                   ".zip": _zip_problem}
+
+
+def check_complete(path: Path, target: Path | None = None) -> None:
+    """Refuse (an :class:`OutputError`) a written file that is empty or, for the kinds of
+    :data:`COMPLETE_CHECKS` (by ``target``'s suffix), not complete — before it replaces anything."""
+    from .errors import OutputError
+
+    target = Path(target or path)
+    size = path.stat().st_size
+    check = COMPLETE_CHECKS.get(target.suffix.lower())
+    if check is None:
+        return
+    problem = "it is empty" if size == 0 else check(path)
+    if problem:
+        raise OutputError(f"the file written for {target} is incomplete ({problem}; {size} bytes) — the disk may be "
+                          "full or the writer failed; nothing was replaced (an earlier file there is kept): free "
+                          "some space, or choose another folder, and run again")
 
 
 _WRITE_ERRNOS = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EROFS)

@@ -73,6 +73,82 @@ def _check_loop(target: Path, what: str) -> None:
                               "path") from None
 
 
+def _check_text(target: Path, what: str) -> None:
+    """The path is text every later step can write down (manifests, layers, logs are UTF-8): a
+    byte that is not UTF-8 (a name from another system's encoding) is refused before the work,
+    not after it when the manifest cannot name the output."""
+    try:
+        str(target).encode("utf-8")
+    except UnicodeEncodeError:
+        shown = str(target).encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+        raise InputError(f"the {what} {shown} holds bytes that are not UTF-8 text (shown as \ufffd) — choose a "
+                         "name made of UTF-8 characters") from None
+
+
+#: the files a GeoFidelity stage reads, told apart by their content (:func:`input_kind`)
+INPUT_KINDS = {
+    "segments": "the segments GeoPackage that Select segments wrote (an input of fetch, galleries, the atlas)",
+    "store": "a benchmark store (the input of every stage after selection)",
+    "coverage": "a coverage GeoPackage (an input of the atlas)",
+    "image_points": "an image points GeoPackage that fetch or curate wrote",
+    "feature_cache": "a feature cache (embeddings an evaluation reuses)",
+    "osm": "OpenStreetMap data (an input of Select segments and MFP)",
+}
+
+
+def input_kind(path: Path) -> str | None:
+    """Which of :data:`INPUT_KINDS` the existing file at ``path`` is, from its content (None for
+    a file no stage reads, or none at all). Cheap: a header read, and for SQLite the table names."""
+    import sqlite3
+
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(512)
+    except OSError:
+        return None
+    if b"OSMHeader" in head[:64]:
+        return "osm"
+    if head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<?xml") and b"<osm" in head:
+        return "osm"
+    if not head.startswith(b"SQLite format 3\x00"):
+        return None
+    try:
+        db = sqlite3.connect(Path(path).resolve().as_uri() + "?mode=ro", uri=True)
+        try:
+            tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            layers = {r[0] for r in db.execute("SELECT table_name FROM gpkg_contents")} \
+                if "gpkg_contents" in tables else set()
+        finally:
+            db.close()
+    except sqlite3.DatabaseError:
+        return None
+    if layers:
+        if "segments" in layers:
+            return "segments"
+        if "coverage" in layers or "coverage_gaps" in layers:
+            return "coverage"
+        if "reference_images" in layers:
+            return "image_points"
+        return None
+    if "reference_images" in tables and "segments" in tables:
+        return "store"
+    if "embeddings" in tables and "meta" in tables:
+        return "feature_cache"
+    return None
+
+
+def check_not_other_data(target: Path, what: str, writes: str | None) -> None:
+    """Refuse an output that would replace a file another stage reads — a store, a segments or
+    coverage GeoPackage, OSM data — unless this output is a file of that same kind (``writes``,
+    a key of :data:`INPUT_KINDS`: Select segments may replace its own earlier GeoPackage)."""
+    if not target.is_file():
+        return
+    kind = input_kind(target)
+    if kind is not None and kind != writes:
+        raise OutputError(f"the {what} {target} is {INPUT_KINDS[kind]} — an output must not replace what a stage "
+                          "reads; give another file name")
+
+
 def check_not_an_input(target: Path, what: str, inputs: dict) -> None:
     """Refuse an output that is one of the run's own inputs (it would be destroyed while read).
 
@@ -92,14 +168,17 @@ def check_not_an_input(target: Path, what: str, inputs: dict) -> None:
 
 
 def check_output_file(path, what: str = "output file", min_free: int = MIN_FREE_BYTES,
-                      inputs: dict | None = None) -> Path:
-    """``path`` can be created or replaced as a file and is none of ``inputs`` (see
-    :func:`check_not_an_input`); returns it as a ``Path``."""
+                      inputs: dict | None = None, writes: str | None = None) -> Path:
+    """``path`` can be created or replaced as a file, is none of ``inputs`` (see
+    :func:`check_not_an_input`) and is no file that any stage reads, unless of the kind it
+    ``writes`` (:func:`check_not_other_data`); returns it as a ``Path``."""
     if path is None or not str(path).strip():
         raise InputError(f"no {what} was given — give a file path")
     target = Path(path).expanduser()
+    _check_text(target, what)
     _check_loop(target, what)
     check_not_an_input(target, what, inputs or {})
+    check_not_other_data(target, what, writes)
     _check_name(target, what)
     if target.is_dir():
         raise OutputError(f"the {what} {target} is a folder — give a file name inside it, "
@@ -113,6 +192,7 @@ def check_output_folder(path, what: str = "output folder", min_free: int = MIN_F
     if path is None or not str(path).strip():
         raise InputError(f"no {what} was given — give a folder path")
     target = Path(path).expanduser()
+    _check_text(target, what)
     _check_loop(target, what)
     if target.exists() and not target.is_dir():
         raise OutputError(f"the {what} {target} is a file — give a folder (it is created if missing)")

@@ -7,7 +7,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from geofidelity_plugin.core.atlas.data import chosen_condition, gather, layer_names
+from geofidelity_plugin.core.atlas.data import check_segments_layer, chosen_condition, gather
 from geofidelity_plugin.core.errors import InputError, OutputError
 from geofidelity_plugin.core.output_paths import check_output_file
 from geofidelity_plugin.core.store.store_check import check_store_file, check_store_path
@@ -26,9 +26,7 @@ def check_inputs(store, segments, coverage=None, evaluation=None, out=None) -> d
     if not segments:
         raise InputError("no segments GeoPackage was given — give --segments, the GeoPackage Select segments wrote")
     segments = Path(segments)
-    if not segments.is_file() or "segments" not in layer_names(segments):
-        raise InputError(f"{segments} is not a segments GeoPackage (no `segments` layer) — give the GeoPackage "
-                         "Select segments wrote")
+    check_segments_layer(segments)
     if coverage and not Path(coverage).is_file():
         raise InputError(f"coverage GeoPackage not found: {coverage} — run the coverage audit, or leave it out")
     if evaluation and not Path(evaluation).is_dir():

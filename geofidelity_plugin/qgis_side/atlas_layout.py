@@ -318,7 +318,11 @@ def render_atlas(pages: list[AtlasSegment], segments_gpkg: Path, coverage_gpkg: 
                     progress.set_progress(100.0 * (index + 1) / max(1, atlas.count()))
         finally:
             atlas.endRender()
-            painter.end()
+            finished = painter.end()  # False: Qt could not finish the PDF (a full disk, a folder gone)
+        if not finished:
+            raise OutputError(f"Qt could not finish writing the atlas PDF {out_pdf} — the disk may be full or the "
+                              "folder not writable; an earlier atlas there is kept: free some space, or choose "
+                              "another folder, and run again")
         if not rendered:  # inside the atomic write: no PDF of a cover alone
             raise InputError(f"no segment of {segments_gpkg} is in the store — give the segments GeoPackage the "
                              "store was built from")

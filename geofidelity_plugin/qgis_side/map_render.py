@@ -22,7 +22,7 @@ from pathlib import Path
 
 from geofidelity_plugin.core import atomic
 from geofidelity_plugin.core.errors import InputError
-from geofidelity_plugin.core.map_fidelity.grid import raster_grid
+from geofidelity_plugin.core.map_fidelity.grid import check_covered, raster_grid
 from geofidelity_plugin.core.map_fidelity.options import (DEFAULT_BACKGROUND, DEFAULT_DPI, OSM_LAYERS, RENDER_TILE)
 from geofidelity_plugin.core.progress import check_cancel
 from geofidelity_plugin.qgis_side.osm_layers import EXTENT_BUFFER_PX, OSM_SOURCES, osm_layers, osm_style  # noqa: F401
@@ -38,6 +38,28 @@ def grid_crs(grid):
         raise InputError("the generated map is not north-up (its geotransform's y pixel size is not negative) — "
                          "warp it with `gdalwarp` first")
     return crs
+
+
+def layers_bounds(layers: list, crs, transform_context=None):
+    """The union of the layers' extents in ``crs`` as ``(xmin, ymin, xmax, ymax)``; None when no
+    layer holds a feature."""
+    from qgis.core import QgsCoordinateTransform, QgsCsException, QgsProject, QgsRectangle
+
+    context = transform_context if transform_context is not None else QgsProject.instance().transformContext()
+    union = QgsRectangle()
+    union.setMinimal()
+    for layer in layers:
+        extent = layer.extent()
+        if extent.isNull():
+            continue
+        try:
+            extent = QgsCoordinateTransform(layer.crs(), crs, context).transformBoundingBox(extent)
+        except QgsCsException:
+            continue
+        union.combineExtentWith(extent)
+    if union.isNull() or union.xMinimum() > union.xMaximum():
+        return None
+    return union.xMinimum(), union.yMinimum(), union.xMaximum(), union.yMaximum()
 
 
 def _tile_image(settings, width: int, height: int, background, margin: int):
@@ -88,6 +110,8 @@ def render_reference(layers: list, grid, out_path: str | Path, background: str =
     if isinstance(grid, (str, Path)):
         grid = raster_grid(grid)
     crs = grid_crs(grid)
+    check_covered(grid, layers_bounds(layers, crs, transform_context), "the reference data "
+                  f"({', '.join(layer.name() for layer in layers)})")
     x0, px, _, y0, _, py = grid.geotransform
     settings = QgsMapSettings()
     settings.setLayers(list(layers))

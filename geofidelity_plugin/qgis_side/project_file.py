@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from geofidelity_plugin.core import attribution
+from geofidelity_plugin.core.atomic import check_complete
 from geofidelity_plugin.core.errors import OutputError
 from geofidelity_plugin.core.evaluation.score_names import SCORE_NAMES
 from geofidelity_plugin.core.resources import resource
@@ -318,6 +319,11 @@ def write_project(path: str | Path, inputs: ProjectInputs) -> ProjectResult:
         tmp.unlink(missing_ok=True)
         raise OutputError(f"could not write the QGIS project {path} ({project.error() or 'no reason given'}) — "
                           "check that the folder is writable and the disk is not full")
+    try:
+        check_complete(tmp, path)  # a truncated archive never replaces the project
+    except OutputError:
+        tmp.unlink(missing_ok=True)
+        raise
     tmp.replace(path)
     return ProjectResult(path, groups, notes)
 

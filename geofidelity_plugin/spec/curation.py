@@ -13,9 +13,9 @@ from geofidelity_plugin.spec.shared import DEVICE as SHARED_DEVICE, STORE
 _D = CurationOptions()
 
 
-def _threshold(name, flag, field, rule, label, text, kind="number"):
+def _threshold(name, flag, field, rule, label, text, kind="number", at_most=""):
     return Option(name, flag, kind, label, help=text, default=getattr(_D, field), rule=rule, advanced=True,
-                  field=field)
+                  field=field, at_most=at_most)
 
 
 #: every curation threshold; ``field`` is the ``CurationOptions`` attribute it sets
@@ -28,13 +28,13 @@ THRESHOLDS = (
     _threshold("LAPLACIAN_MIN", "--laplacian-min", "laplacian_var_min", "non-negative", "Variance of Laplacian ≥",
                "filter 6: variance of the Laplacian at least"),
     _threshold("LUMA_MIN", "--luma-min", "luma_min", "non-negative", "Mean luma ≥",
-               "filter 6: mean luma at least (0–255)"),
+               "filter 6: mean luma at least (0–255)", at_most="LUMA_MAX"),
     _threshold("LUMA_MAX", "--luma-max", "luma_max", "non-negative", "Mean luma ≤",
                "filter 6: mean luma at most (0–255)"),
     _threshold("COLOURFULNESS_MIN", "--colourfulness-min", "colourfulness_min", "non-negative", "Colourfulness ≥",
                "filter 6: colourfulness at least"),
     _threshold("ASPECT_MIN", "--aspect-min", "aspect_min", "positive", "Aspect ratio ≥",
-               "filter 6: aspect ratio (width / height) at least"),
+               "filter 6: aspect ratio (width / height) at least", at_most="ASPECT_MAX"),
     _threshold("ASPECT_MAX", "--aspect-max", "aspect_max", "positive", "Aspect ratio ≤",
                "filter 6: aspect ratio (width / height) at most"),
     _threshold("PHASH_RADIUS", "--phash-radius", "phash_radius", "non-negative-count",
@@ -90,6 +90,10 @@ CURATE = CommandSpec(
                     "cap keeps (same kept images; every measure, and the exact stretch before the cap)",
                default=False, advanced=True),
         Option("SEED", "--seed", "integer", "Random seed", help="random seed, ≥ 0", default=_D.seed, rule="seed"),
+        Option("ALLOW_REMOVAL", "--allow-removal", "flag", "Allow removing most reference images",
+               help="let curation remove more than half of the store's reference images, or the whole reference "
+                    "panel of a segment (without it such a curation refuses and names the tiers and counts)",
+               default=False, advanced=True, field="allow_removal"),
         DEVICE,
         Option("PRECISION", "--precision", "choice", "Precision of the SigLIP and Mask2Former tiers",
                help="compute precision of the SigLIP and Mask2Former tiers; fp32 on every device keeps CPU and "

@@ -48,6 +48,9 @@ class Option:
     multiple: bool = False
     #: in QGIS, a file that is a map layer: ``vector`` or ``raster`` (a layer of the project or a file)
     layer: str = ""
+    #: the ``name`` of the option of the same command that bounds this one from above (a min/max
+    #: pair such as ``--luma-min``/``--luma-max``): both sides refuse min > max (:func:`check_ranges`)
+    at_most: str = ""
 
     def __post_init__(self):
         if self.kind not in KINDS:
@@ -118,8 +121,54 @@ def _help(opt: Option) -> str:
 
 
 def add_arguments(parser, spec: CommandSpec) -> None:
-    """The options of ``spec`` on an ``argparse`` (sub-)parser."""
+    """The options of ``spec`` on an ``argparse`` (sub-)parser; its min/max pairs are checked
+    once the command line is parsed (:func:`check_ranges`)."""
     add_options(parser, spec.options)
+    if any(opt.at_most for opt in spec.options):
+        _check_ranges_when_parsed(parser, spec.options)
+
+
+def range_pairs(options) -> list[tuple[Option, Option]]:
+    """The (min, max) pairs declared among ``options`` (``Option.at_most``)."""
+    by_name = {opt.name: opt for opt in options}
+    return [(opt, by_name[opt.at_most]) for opt in options if opt.at_most]
+
+
+def range_problem(options, values: dict) -> str | None:
+    """What is wrong with the first declared min/max pair of ``options`` whose minimum exceeds
+    its maximum in ``values`` (``dest`` → value), or ``None``."""
+    for low, high in range_pairs(options):
+        a, b = values.get(low.dest), values.get(high.dest)
+        if isinstance(a, (int, float)) and isinstance(b, (int, float)) and a > b:
+            return (f"{low.flag} {a:g} is above {high.flag} {b:g}, so no value lies in the range ("
+                    f"{low.label.rstrip(' ≥')} from {low.flag} to {high.flag}) — give {low.flag} at most "
+                    f"{high.flag}, e.g. {low.flag} {low.default:g} {high.flag} {high.default:g} (the defaults)")
+    return None
+
+
+def check_ranges(options, values: dict) -> None:
+    """An :class:`~geofidelity_plugin.core.errors.InputError` for a min/max pair given the wrong
+    way round (:func:`range_problem`): the core's own check, for callers that skip the command line."""
+    problem = range_problem(options, values)
+    if problem:
+        from geofidelity_plugin.core.errors import InputError
+
+        raise InputError(problem)
+
+
+def _check_ranges_when_parsed(parser, options) -> None:
+    """Make ``parser`` refuse (``parser.error``: exit 2, or an error event) a min/max pair given
+    the wrong way round, right after parsing — argparse has no hook for checks across options."""
+    parse = parser.parse_known_args
+
+    def parse_known_args(args=None, namespace=None):
+        namespace, rest = parse(args, namespace)
+        problem = range_problem(options, vars(namespace))
+        if problem:
+            parser.error(problem)
+        return namespace, rest
+
+    parser.parse_known_args = parse_known_args
 
 
 def add_options(parser, options) -> None:

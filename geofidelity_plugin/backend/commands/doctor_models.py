@@ -93,11 +93,14 @@ def models(models_dir: str | None, problems: list, notes: list) -> dict:
         rows.append({**model, "present": path is not None, "path": path, "where": where})
     roots = [(r, w) for r, w in ((folder, "models folder"), (checkout, "checkout data/models")) if r is not None]
     absent = [m for m in rows if not m["present"]]
+    from geofidelity_plugin.core.models.registry import MODELS, download_command
+
+    smallest = min(absent, key=lambda m: MODELS[m["name"]].approx_bytes or 1 << 62)["name"] if absent else ""
     if absent:
         _problem(notes, f"{len(absent)} of {len(rows)} known models are not present offline "
                         f"({', '.join(m['name'] for m in absent)})",
-                 "nothing downloads by itself: get them with `python -m geofidelity_plugin models download NAME` "
-                 "(in QGIS: the Models algorithm; gated ones need a token in HF_TOKEN); offline, download them "
-                 "elsewhere and copy the models folder, or give local folders instead")
+                 f"nothing downloads by itself: get the ones you need with `{download_command(smallest)}` "
+                 "(name others the same way; in QGIS: the Models algorithm; gated ones need a token in HF_TOKEN); "
+                 "offline, download them elsewhere and copy the models folder, or give local folders instead")
     return {"hub_cache": str(hub), "models_dir": str(folder) if folder else given, "checkout_models":
             str(checkout) if checkout else None, "known": rows, "local_folders": local_folders(roots)}

@@ -4,22 +4,18 @@ Each module registers its sub-commands (:func:`register`) and holds what they do
 from __future__ import annotations
 
 
-from geofidelity_plugin.core.option_checks import argparse_number
 from geofidelity_plugin.backend.commands.progress import progress_for
+from geofidelity_plugin.backend.commands.store_lock import add_lock_timeout
 from geofidelity_plugin.backend.commands.ray_options import add_ray_arguments, ray_address
 from geofidelity_plugin.spec import evaluation as spec
 from geofidelity_plugin.spec.options import add_arguments, recorded
 
 
 def register(sub) -> None:
-    from geofidelity_plugin.core.store.sqlite_locks import DEFAULT_LOCK_TIMEOUT_S
-
     p = sub.add_parser(spec.EVALUATE.command, help=spec.EVALUATE.help,
                        description="Embed with DINOv2 (cached), score every panel, write tables, layer and manifest.")
     add_arguments(p, spec.EVALUATE)
-    p.add_argument("--lock-timeout", type=argparse_number("non-negative"), default=DEFAULT_LOCK_TIMEOUT_S,
-                   metavar="SECONDS", help="how long to wait for a store or feature cache that another run is using "
-                                           "(default %(default)g)")
+    add_lock_timeout(p)
     add_ray_arguments(p, "embed the images")
     p.add_argument("-q", "--quiet", action="store_true")
     p.set_defaults(func=cmd_evaluate)

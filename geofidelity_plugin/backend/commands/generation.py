@@ -5,6 +5,7 @@ from __future__ import annotations
 
 
 from geofidelity_plugin.backend.commands.progress import progress_for
+from geofidelity_plugin.backend.commands.store_lock import add_lock_timeout
 from geofidelity_plugin.backend.commands.ray_options import add_ray_arguments, generation_executor, report_generation
 from geofidelity_plugin.spec import generation as spec
 from geofidelity_plugin.spec.options import add_arguments
@@ -14,6 +15,7 @@ def register(sub) -> None:
     p = sub.add_parser(spec.GENERATE.command, help=spec.GENERATE.help, description=spec.GENERATE_DESCRIPTION)
     add_arguments(p, spec.GENERATE)
     add_ray_arguments(p, "generate the panels")
+    add_lock_timeout(p)
     p.add_argument("-q", "--quiet", action="store_true")
     p.set_defaults(func=cmd_generate)
 
@@ -43,7 +45,8 @@ def cmd_generate(args) -> int:
     executor = generation_executor(args)  # --ray: the same request on a Ray cluster
     progress = progress_for(f"generate {request.generator}", args.quiet)
     try:
-        with BenchmarkStore(args.store, create=False) as store:
+        with BenchmarkStore(args.store, create=False, writer=True, lock_timeout_s=args.lock_timeout,
+                            warn=progress.warning) as store:
             result, skipped = generate_store(store, request, progress, executor=executor)
             generations = store.root / "generations"
     finally:

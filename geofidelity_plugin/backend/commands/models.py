@@ -74,7 +74,7 @@ def cmd_models(args) -> int:
         write_table(rows, Path(args.table))
         events.output(spec.TABLE.key, args.table)
     if args.action == "verify":
-        _raise_for_bad(notes)
+        _raise_for_bad(notes, entries)
     return 0
 
 
@@ -147,14 +147,16 @@ def _verify(entries, models_dir, named: bool) -> dict[str, str]:
     return notes
 
 
-def _raise_for_bad(notes: dict[str, str]) -> None:
+def _raise_for_bad(notes: dict[str, str], entries) -> None:
     from geofidelity_plugin.core.errors import InputError
+    from geofidelity_plugin.core.models.registry import download_command
 
     bad = {name: note for name, note in notes.items() if note.startswith("BAD: ")}
+    by_name = {e.name: e for e in entries}  # a hub id's entry: its download command names the hub id
     if bad:
         listed = " | ".join(f"{name}: {note[5:]}" for name, note in bad.items())
-        raise InputError(f"files fail their checksum — {listed} — run `python -m geofidelity_plugin models "
-                         f"download {' '.join(bad)}`: it fetches those files again")
+        command = download_command(*(by_name.get(name, name) for name in bad))
+        raise InputError(f"files fail their checksum — {listed} — run `{command}`: it fetches those files again")
 
 
 def _remove(entries, root: Path) -> dict[str, str]:

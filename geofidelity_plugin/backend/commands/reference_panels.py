@@ -67,6 +67,7 @@ def _curation_options(args):
     return CurationOptions(siglip_model=args.siglip_model or None, vistas_model=args.vistas_model or None,
                            cap_per_segment=args.cap, cap_spread=args.cap_spread, cap_bin_m=args.cap_bin,
                            score_all=args.score_all, seed=args.seed, device=args.device, precision=args.precision,
+                           allow_removal=args.allow_removal,
                            **{opt.dest: getattr(args, opt.dest) for opt in spec_curation.THRESHOLDS})
 
 

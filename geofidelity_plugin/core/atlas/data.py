@@ -102,6 +102,30 @@ def layer_names(path: Path) -> set[str]:
         db.close()
 
 
+#: the fields of the segments layer the atlas pages are keyed and sorted by
+SEGMENT_FIELDS = ("segment_id",)
+
+
+def check_segments_layer(path: Path) -> None:
+    """The segments GeoPackage holds a ``segments`` layer with a ``segment_id`` field: each page
+    is found by it (checked before QGIS starts, for the CLI and QGIS alike)."""
+    fix = "give the GeoPackage Select segments wrote"
+    if not Path(path).is_file() or "segments" not in layer_names(Path(path)):
+        raise InputError(f"{path} is not a segments GeoPackage (no `segments` layer) — {fix}")
+    db = sqlite3.connect(Path(path).resolve().as_uri() + "?mode=ro", uri=True)
+    try:
+        fields = {r[1] for r in db.execute('PRAGMA table_info("segments")')}
+    except sqlite3.DatabaseError as exc:
+        raise InputError(f"{path} cannot be read as a GeoPackage ({exc}) — {fix}") from None
+    finally:
+        db.close()
+    lacking = [f for f in SEGMENT_FIELDS if f not in fields]
+    if lacking:
+        raise InputError(f"the `segments` layer of {path} has no {', '.join(lacking)} field (it has "
+                         f"{', '.join(sorted(fields)) or 'none'}) — {fix}, or add a {lacking[0]} field that is "
+                         "unique per segment and matches the store")
+
+
 def creators_by_segment(store: Path) -> dict[str, list]:
     """segment_id → the Mapillary ``creator`` values of its kept candidates (when recorded)."""
     db = sqlite3.connect(Path(store).resolve().as_uri() + "?mode=ro", uri=True)

@@ -20,8 +20,6 @@ AUTO_MODEL = "auto"
 #: working memory of the metric pass and of the bootstrap tables (their chunk sizes; results never
 #: depend on it, docs/method.md §7): a laptop's share, enough for a 100× benchmark
 DEFAULT_MAX_MEMORY = "1GB"
-_MEMORY_UNITS = {"": 1, "B": 1, "K": 1 << 10, "KB": 1 << 10, "M": 1 << 20, "MB": 1 << 20, "G": 1 << 30,
-                 "GB": 1 << 30, "T": 1 << 40, "TB": 1 << 40}
 _MIN_MEMORY = 64 << 20
 
 #: option → (how the user knows it, the rule of core/option_checks.py, an example value)
@@ -39,13 +37,9 @@ OPTION_RULES = {
 
 def parse_memory(text, label: str = "maximum working memory (--max-memory; in QGIS \"Maximum working memory\")") -> int:
     """Bytes of a size such as ``1GB``, ``512MB`` or ``2G`` (binary units); at least 64 MB."""
-    raw = str(text).strip().upper().replace(" ", "").removesuffix("IB").removesuffix("I")
-    number = raw.rstrip("KMGTB")
-    unit = raw[len(number):]
-    try:
-        value = int(float(number) * _MEMORY_UNITS[unit])
-    except (KeyError, ValueError):
-        raise InputError(f"cannot read the {label} {text!r} — give a size such as 1GB or 512MB") from None
+    from ..sizes import parse_size
+
+    value = parse_size(text, label, "1GB or 512MB")
     if value < _MIN_MEMORY:
         raise InputError(f"the {label} {text!r} is below 64MB, too little to score one chunk — give e.g. 1GB")
     return value

@@ -33,7 +33,7 @@ def build_store_galleries(store_path: str | Path, segments_gpkg: str | Path | No
     check_number("random seed (--seed; 'Random seed' in QGIS)", seed, "seed", "--seed 0")
     check_store_has_a_source(store_path, segments_gpkg)
     rows = read_segments_checked(segments_gpkg) if segments_gpkg else None  # before the store opens
-    with BenchmarkStore(store_path) as store:
+    with BenchmarkStore(store_path, writer=True, warn=progress.warning if progress else None) as store:
         if rows:
             n = load_segments_gpkg(store, rows)
             if progress:

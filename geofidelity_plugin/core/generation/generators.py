@@ -150,9 +150,34 @@ def custom_generator(name: str, folder: str | Path, steps: int, guidance: float,
     if not (path / "model_index.json").is_file():
         raise InputError(f"custom generator folder {path} has no model_index.json; give a folder "
                          "written by a diffusers pipeline's save_pretrained")
+    _check_model_index(path)
     steps, guidance, resolution, dtype = check_settings(steps, guidance, resolution, dtype)
     return GeneratorSpec(name, label or name, str(path.resolve()), steps, guidance, dtype,
                          resolution=resolution, licence=licence or "stated by the user", custom=True)
+
+
+def _check_model_index(path: Path) -> None:
+    """A damaged ``model_index.json`` is named as such — not taken for weights that are missing."""
+    import json
+
+    index_file = path / "model_index.json"
+    fix = ("restore it (save_pretrained writes it; a downloaded pipeline has it in its models-folder snapshot), "
+           "or give another folder")
+    try:
+        index = json.loads(index_file.read_text(encoding="utf-8"))
+    except UnicodeDecodeError:
+        raise InputError(f"{index_file} is not UTF-8 text — {fix}") from None
+    except ValueError as exc:
+        raise InputError(f"{index_file} is not valid JSON ({exc}) — {fix}") from None
+    except OSError as exc:
+        raise InputError(f"{index_file} cannot be read ({exc.strerror or exc}) — {fix}") from None
+    if not isinstance(index, dict) or not index.get("_class_name"):
+        raise InputError(f"{index_file} is not a diffusers pipeline index (no _class_name) — {fix}")
+    lacking = [name for name, value in index.items() if not name.startswith("_") and isinstance(value, list)
+               and len(value) == 2 and None not in value and not (path / name).is_dir()]
+    if lacking:
+        raise InputError(f"custom generator folder {path} lacks the component folder(s) {', '.join(lacking)} its "
+                         f"model_index.json names — copy the whole pipeline folder, or {fix}")
 
 
 def check_name(name: str) -> str:

@@ -84,11 +84,12 @@ def parse_budget(text) -> int | None:
     here, as on a card's box: a "12 GB" card has 12 GiB."""
     if text is None or str(text).strip() == "":
         return None
-    match = _BUDGET.match(str(text))
-    if not match or float(match.group(1)) <= 0:
+    from ..sizes import parse_size  # the one size reader of every memory option
+
+    value = parse_size(text, "VRAM budget (--vram-budget)", "12GB, 7.5GB or 8000MB", bare="G", units="MG")
+    if value <= 0:
         raise InputError(f"VRAM budget {text!r} is not a size — write it like 12GB, 7.5GB or 8000MB")
-    unit = (match.group(2) or "gb").lower()
-    return int(float(match.group(1)) * (MIB if unit.startswith("m") else GIB))
+    return value
 
 
 def check_plan(plan: str | None, device_type: str) -> str | None:

@@ -14,6 +14,7 @@ import hashlib
 import json
 import logging
 import random
+import re
 import string
 from dataclasses import asdict, dataclass, field
 from typing import Any, Iterable, Mapping
@@ -264,12 +265,40 @@ def _fields(template: str) -> list[str]:
     return [name for _, name, _, _ in string.Formatter().parse(template) if name is not None]
 
 
+#: a template is one sentence; a format spec pads or rounds a value a little (``{lat:.4f}``) —
+#: ``{city:>999999999}`` would make a gigabyte prompt, so widths and precisions are bounded
+MAX_TEMPLATE_CHARS = 1000
+MAX_SPEC_WIDTH = 40
+MAX_SPEC_PRECISION = 10
+_SPEC = re.compile(r"^(?:.?[<>=^])?[-+ ]?z?#?0?(?P<width>\d*)[,_]?(?:\.(?P<precision>\d+))?[bcdeEfFgGnosxX%]?$")
+
+
+def _check_specs(label: str, template: str) -> None:
+    """Each format spec is a plain one (no nested ``{…}``) within the bounds above."""
+    for _, name, spec, conversion in string.Formatter().parse(template):
+        if name is None:
+            continue
+        field = "{" + name + (f"!{conversion}" if conversion else "") + (f":{spec}" if spec else "") + "}"
+        match = _SPEC.match(spec or "")
+        if not match:
+            raise InputError(f"prompt template {label}: the format spec of {field} is not a plain one — use e.g. "
+                             "{lat:.4f}, or no spec")
+        width, precision = int(match["width"] or 0), int(match["precision"] or 0)
+        if width > MAX_SPEC_WIDTH or precision > MAX_SPEC_PRECISION:
+            asked = f"a width of {width}" if width > MAX_SPEC_WIDTH else f"{precision} decimals"
+            raise InputError(f"prompt template {label}: {field} asks for {asked} — keep widths up to "
+                             f"{MAX_SPEC_WIDTH} and decimals up to {MAX_SPEC_PRECISION}, e.g. {{lat:.4f}}")
+
+
 def _check_template(key: str, template: Any) -> None:
     """Unknown placeholders, broken braces, bad format specs and a level that says too much or
     too little are input errors that name the problem."""
     label = key.upper()
     if not isinstance(template, str) or not template.strip():
         raise InputError(f"prompt template {label} must be non-empty text")
+    if len(template) > MAX_TEMPLATE_CHARS:
+        raise InputError(f"prompt template {label} is {len(template)} characters long — a prompt template is one "
+                         f"sentence; keep it under {MAX_TEMPLATE_CHARS} characters")
     try:
         names = _fields(template)
     except ValueError as exc:
@@ -292,6 +321,7 @@ def _check_template(key: str, template: Any) -> None:
     if extra:
         raise InputError(f"prompt template {label} must not use {', '.join('{' + p + '}' for p in extra)} "
                          "(method §4: that information belongs to a higher level)")
+    _check_specs(label, template)
     try:
         template.format(**_SAMPLE)
     except (ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:

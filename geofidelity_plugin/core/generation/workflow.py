@@ -133,5 +133,5 @@ def import_folder_into(store_path: str | Path, folder: str | Path, model_name: s
     with other images are replaced whole (see :func:`.import_folder.import_generated_folder`)."""
     from .import_folder import import_generated_folder
 
-    with BenchmarkStore(store_path, create=False) as store:
+    with BenchmarkStore(store_path, create=False, writer=True, warn=progress.warning if progress else None) as store:
         return import_generated_folder(folder, store, model_name, progress=progress, replace=replace)

@@ -112,6 +112,33 @@ class Grid:
         return None
 
 
+    @property
+    def bounds(self) -> tuple[float, float, float, float]:
+        """``(xmin, ymin, xmax, ymax)`` of the grid in its CRS (north-up)."""
+        x0, px, _, y0, _, py = self.geotransform
+        xs, ys = (x0, x0 + self.width * px), (y0, y0 + self.height * py)
+        return min(xs), min(ys), max(xs), max(ys)
+
+
+def check_covered(grid: Grid, data_bounds, source: str) -> None:
+    """The data the reference is rendered from reaches the generated map's ground: a map outside
+    it would be scored against a blank reference (method §10), so it is refused.
+    ``data_bounds``: the data's ``(xmin, ymin, xmax, ymax)`` in the grid's CRS, None when empty."""
+    fix = ("check the generated map's georeferencing (its CRS and origin), or give OSM data or layers that "
+           "cover it (--osm / --layer; in QGIS: the reference layers)")
+    if data_bounds is None:
+        raise InputError(f"{source} holds no feature to draw the reference map from — {fix}")
+    gx0, gy0, gx1, gy1 = grid.bounds
+    dx0, dy0, dx1, dy1 = data_bounds
+    if dx0 > gx1 or dx1 < gx0 or dy0 > gy1 or dy1 < gy0:
+        raise InputError(f"the generated map lies outside {source} (map {_box(grid.bounds)}, data {_box(data_bounds)} "
+                         f"in the map's CRS): its reference would be blank — {fix}")
+
+
+def _box(bounds) -> str:
+    return "[" + ", ".join(f"{v:.0f}" if abs(v) > 1000 else f"{v:.4f}" for v in bounds) + "]"
+
+
 class _GdalSource:
     """A raster opened with osgeo.gdal."""
 

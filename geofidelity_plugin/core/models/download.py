@@ -26,7 +26,7 @@ from ..progress import Progress, check_cancel
 from .cache import (LocalState, blob_checksum, check_file, local_state, models_root,
                     offline, pipeline_components, read_record, repo_folder, search_roots, write_record, write_ref)
 from .hub import HubClient, HubUnreachable, hub_endpoint, link_into_snapshot
-from .registry import ModelEntry, is_commit
+from .registry import ModelEntry, download_command, is_commit
 
 #: files that make a folder loadable: written last
 ENTRY_FILES = ("model_index.json", "config.json")
@@ -183,11 +183,10 @@ def verify_model(entry: ModelEntry, roots: list[Path], client: HubClient | None 
     state = local_state(entry, roots)
     if state.status == "partial":
         raise InputError(f"the download of {entry.name} ({entry.repo_id}) has not finished ({state.note}) — run "
-                         f"python -m geofidelity_plugin models download {entry.name}: it goes on where it stopped")
+                         f"`{download_command(entry)}`: it goes on where it stopped")
     if state.path is None or state.status not in ("present", "corrupt"):
         raise InputError(f"{entry.name} ({entry.repo_id}) is not in the models folder ({state.status}) — "
-                         "download it: "
-                         f"python -m geofidelity_plugin models download {entry.name}")
+                         f"download it: `{download_command(entry)}`")
     result = VerifyResult(entry, state)
     record = read_record(state.root, entry.repo_id, state.commit) if state.recorded else None
     if record is not None:
@@ -229,10 +228,9 @@ def missing_message(entries: list[ModelEntry], models_dir=None, reason: str | No
     why = reason or ("HF_HUB_OFFLINE is set" if offline() else "no connection")
     listed = "; ".join(f"{e.name} ({e.repo_id}{', ≈ ' + human_bytes(e.approx_bytes) if e.approx_bytes else ''}"
                        f"{', gated' if e.gated else ''})" for e in entries)
-    names = " ".join(e.name for e in entries)
     return (f"cannot reach the Hugging Face Hub at {hub_endpoint()} ({why}); not in the models folder {root}: "
-            f"{listed} — on a machine with internet run `python -m geofidelity_plugin models download {names} "
-            f"--models-dir FOLDER` (or `huggingface-cli download REPO` into a Hugging Face cache) and copy the "
+            f"{listed} — on a machine with internet run `{download_command(*entries, extra='--models-dir FOLDER')}` "
+            f"(or `huggingface-cli download REPO` into a Hugging Face cache) and copy the "
             f"models--… folders it made into {root}; or give the path of a local model folder instead of the hub id")
 
 

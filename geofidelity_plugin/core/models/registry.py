@@ -128,6 +128,21 @@ def model_entry(ref: str) -> ModelEntry:
                      "(owner/name); `python -m geofidelity_plugin models list` shows them")
 
 
+def download_ref(model) -> str:
+    """What ``models download`` accepts for ``model`` (an entry, a name or a hub id): a registered
+    model's name; any other hub model's hub id — its last part alone is no name the manager knows."""
+    entry = model if isinstance(model, ModelEntry) else find_model(str(model).strip())
+    if entry is None:
+        return str(model).strip()
+    return entry.name if entry.registered else entry.repo_id
+
+
+def download_command(*models, extra: str = "") -> str:
+    """The one spelling of "download this model" in every message: a command that runs as written."""
+    refs = list(dict.fromkeys(download_ref(m) for m in models))
+    return " ".join(["python -m geofidelity_plugin models download", *refs, *([extra] if extra else [])])
+
+
 def select(names) -> list[ModelEntry]:
     """Entries for ``names`` (names or hub ids, separated by spaces or commas); every registered
     model when none is given."""

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from ..errors import InputError
 from .cache import local_state, models_root, offline, search_roots
-from .registry import model_entry
+from .registry import download_command, model_entry
 
 log = logging.getLogger("geofidelity")
 
@@ -47,16 +47,15 @@ def local_model(ref: str | os.PathLike, revision: str | None = None,
     if state.present:
         return str(state.path)
     if state.status == "other-revision":
-        log.warning("%s: using commit %s from %s — the registered revision is %s (`python -m geofidelity_plugin "
-                    "models download %s` fetches it)", entry.repo_id, state.commit[:7], state.root,
-                    entry.revision[:12], entry.name)
+        log.warning("%s: using commit %s from %s — the registered revision is %s (`%s` fetches it)", entry.repo_id,
+                    state.commit[:7], state.root, entry.revision[:12], download_command(entry))
         return str(state.path)
     where = models_root(models_dir)
     why = f"{' (HF_HUB_OFFLINE is set)' if offline() else ''}"
     status = {"partial": "its download has not finished", "corrupt": "it failed verify"}.get(state.status, "")
     raise ModelNotPresent(
         f"model {entry.repo_id} is not in the models folder {where}{why}{': ' + status if status else ''} — "
-        f"download it with `python -m geofidelity_plugin models download {entry.name}` (in QGIS: GeoFidelity › "
+        f"download it with `{download_command(entry)}` (in QGIS: GeoFidelity › "
         f"0 · Models, action download); without internet here, download it on another machine and copy its "
         f"models--{entry.repo_id.replace('/', '--')} folder into {where}, or give a local model folder instead")
 

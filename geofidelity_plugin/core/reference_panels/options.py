@@ -100,6 +100,9 @@ class CurationOptions:
     device: Optional[str] = None
     precision: str = DEFAULT_PRECISION  # of the SigLIP and Mask2Former tiers: fp32 on every device
     use_cache: bool = True  # share the evaluation engine's feature cache for tiers 4 and 5
+    #: let a curation remove more than half of the store's reference images, or a segment's whole
+    #: panel (refused without it: :mod:`..store.destructive`)
+    allow_removal: bool = False
 
     def quality_thresholds(self) -> QualityThresholds:
         return QualityThresholds(self.laplacian_var_min, self.luma_min, self.luma_max,
@@ -112,11 +115,24 @@ class CurationOptions:
         from geofidelity_plugin.core.vision.attributes import ATTRIBUTES
         from ..option_checks import check_number
 
-        for rule in self.vistas_ratios:
+        for low, high, flags in (("luma_min", "luma_max", "--luma-min/--luma-max"),
+                                 ("aspect_min", "aspect_max", "--aspect-min/--aspect-max")):
+            a, b = getattr(self, low), getattr(self, high)  # the command line checks this pair as it parses
+            if isinstance(a, (int, float)) and isinstance(b, (int, float)) and a > b:
+                raise InputError(f"{low} {a:g} is above {high} {b:g} ({flags}), so no image passes filter 6 "
+                                 f"— give the minimum at most the maximum, e.g. the defaults "
+                                 f"{getattr(CurationOptions, low):g} and {getattr(CurationOptions, high):g}")
+        check_number("minimum solar elevation (--solar-min; 'Minimum solar elevation (°)' in QGIS)",
+                     self.solar_min_deg, example="--solar-min 20", minimum=-90, maximum=90)
+        for rule, bounds in self.vistas_ratios.items():
             unknown = [a for a in str(rule).split("+") if a not in ATTRIBUTES]
             if unknown:
                 raise InputError(f"vistas_ratios rule {rule!r} names {unknown}; use attributes "
                                  f"of {list(ATTRIBUTES)} joined by '+'")
+            low, high = tuple(bounds) if isinstance(bounds, (list, tuple)) and len(bounds) == 2 else (None, None)
+            if low is not None and high is not None and low > high:
+                raise InputError(f"vistas_ratios rule {rule!r}: its minimum {low} is above its maximum {high}, so "
+                                 "no image passes — give (min, max) with min ≤ max (None for an open end)")
         if self.cap_per_segment is not None:  # None: no cap
             check_number("images per segment at most (--cap; 'Images per segment at most' in QGIS)",
                          self.cap_per_segment, minimum=1, integer=True, example="--cap 65")

@@ -215,10 +215,9 @@ def curate_store(store: BenchmarkStore, options=None, audit_csv: str | Path | No
                 {"reference_id": f"{row.segment_id}:{row.image_id}", "segment_id": row.segment_id,
                  "image_id": row.image_id, "image_path": c["abs_path"], "lon": c["lon"], "lat": c["lat"],
                  "captured_at_ms": c["captured_at_ms"], "audit": c["audit"], "note": "mapillary"})
-    store.put_candidates(updates)
-    for sid in lines:
-        check_cancel(progress, "writing reference panels")
-        store.replace_segment_references(sid, kept.get(sid, []))
+    from geofidelity_plugin.core.reference_panels.curation.panels_update import write_panels
+
+    write_panels(store, result, kept, updates, lines, getattr(options, "allow_removal", False), progress)
     return result
 
 
@@ -311,7 +310,7 @@ def run_fetch(store_path, segments=None, out=None, *, buffer_m: float = FETCH_BU
     check_client_numbers(workers, requests_per_second, timeout_s, refresh_batch)
     only = parse_only_segments(only_segments)
     inputs = {"the benchmark store (--store)": store_path, "the segments GeoPackage (--segments)": segments}
-    out = check_output_file(out, "image points GeoPackage", inputs=inputs) if out else None
+    out = check_output_file(out, "image points GeoPackage", inputs=inputs, writes="image_points") if out else None
     manifest = check_output_file(manifest_path(out), "fetch run manifest", inputs=inputs) if out else None
     token = token_from_env()
     check_store_has_a_source(store_path, segments)
@@ -323,7 +322,7 @@ def run_fetch(store_path, segments=None, out=None, *, buffer_m: float = FETCH_BU
     client = MapillaryClient(token, base_url=base_url or DEFAULT_BASE_URL, max_workers=workers,
                              requests_per_second=requests_per_second, timeout_s=timeout_s,
                              refresh_batch=int(refresh_batch))
-    with client, BenchmarkStore(store_path) as store:
+    with client, BenchmarkStore(store_path, writer=True, warn=progress.warning if progress else None) as store:
         if rows:
             load_segments_gpkg(store, rows)
         client.cache_dir = store.root / "mapillary"
@@ -356,11 +355,12 @@ def run_curation(store_path, options: CurationOptions, audit_csv=None, out=None,
     options = replace(options, device=check_device(options.device))
     options.validate()
     inputs = {"the benchmark store (--store)": store_path, "the audit CSV (--audit-csv)": audit_csv}
-    out = check_output_file(out, "curated image points GeoPackage", inputs=inputs) if out else None
+    out = check_output_file(out, "curated image points GeoPackage", inputs=inputs,
+                            writes="image_points") if out else None
     manifest = check_output_file(manifest_path(out), "curation run manifest", inputs=inputs) if out else None
     if audit_csv:
         read_audit_csv(audit_csv)  # a bad audit CSV fails before the store is touched
-    with BenchmarkStore(store_path, create=False) as store:
+    with BenchmarkStore(store_path, create=False, writer=True, warn=progress.warning if progress else None) as store:
         result = curate_store(store, options, audit_csv, progress=progress)
         if out:
             write_images_gpkg(out, store.candidates())
@@ -388,7 +388,7 @@ def run_coverage(store_path, out, radius_m: float = COVERAGE_RADIUS_M, gap_radiu
 
     check_coverage_numbers(radius_m, gap_radius_m)
     inputs = {"the benchmark store (--store)": store_path}
-    out = check_output_file(out, "coverage GeoPackage", inputs=inputs)
+    out = check_output_file(out, "coverage GeoPackage", inputs=inputs, writes="coverage")
     check_output_file(cities_csv_path(out), "coverage city summary CSV", inputs=inputs)
     manifest = check_output_file(manifest_path(out), "coverage run manifest", inputs=inputs)
     progress = progress or NullProgress()

@@ -147,6 +147,31 @@ def _is_incomplete(folder: Path) -> bool:
         or any(folder.glob("table_*.csv"))
 
 
+def _refuse_release_folder(folder: Path) -> None:
+    """A finished ``evaluate --protocol release`` folder is complete, not "incomplete": it has no
+    per-panel table to draw. The fix is the paper evaluation of the same store, spelt out from the
+    folder's own manifest so that it runs as written."""
+    try:
+        manifest = json.loads((folder / MANIFEST).read_bytes().decode("utf-8"))
+    except (OSError, ValueError, UnicodeDecodeError):
+        return
+    options = manifest.get("options") if isinstance(manifest, dict) else None
+    protocol = manifest.get("protocol") if isinstance(manifest, dict) else None
+    if isinstance(options, dict):
+        protocol = protocol or options.get("protocol")
+    if protocol != "release":
+        return
+    store = (manifest.get("inputs") or {}).get("store") or "STORE"
+    command = f"python -m geofidelity_plugin evaluate --store {store}"
+    model = options.get("feature_model") if isinstance(options, dict) else None
+    if model:
+        command += f" --feature-model {model}"
+    command += f" --out {folder.parent / (folder.name + '-paper')}"
+    raise InputError(f"{folder} holds a finished evaluation under the release protocol (raw_results.csv, its "
+                     "summaries and tables.md); the report draws the paper evaluation's tables and map — run "
+                     f"`{command}` and report that folder")
+
+
 def load_evaluation(evaluation_dir: str | Path) -> Evaluation:
     """Read and check an evaluation folder; refuse an incomplete or foreign one."""
     folder = Path(evaluation_dir).expanduser()
@@ -156,6 +181,7 @@ def load_evaluation(evaluation_dir: str | Path) -> Evaluation:
     if not folder.is_dir():
         what = "is a file, not a folder" if folder.exists() else "does not exist"
         raise InputError(f"evaluation folder {folder} {what} — {FIX}")
+    _refuse_release_folder(folder)
     missing = [name for name in REQUIRED if not (folder / name).is_file()]
     if missing and _is_incomplete(folder):
         raise InputError(f"evaluation folder {folder} is incomplete: {', '.join(missing)} missing (evaluate "
@@ -169,10 +195,6 @@ def load_evaluation(evaluation_dir: str | Path) -> Evaluation:
     if not isinstance(manifest, dict):
         raise InputError(f"{folder / MANIFEST} is not an evaluation manifest (a JSON object, not "
                          f"{type(manifest).__name__}) — {again(folder)}")
-    if manifest.get("protocol") == "release":
-        raise InputError(f"{folder} holds an evaluation under the release protocol (raw_results.csv and its "
-                         "summaries, already in tables.md there); the report draws the paper protocol's tables and "
-                         "map — run evaluate without --protocol release into another folder and report that one")
     rows = read_csv(folder / PER_PANEL)
     if not rows:
         raise InputError(f"{folder / PER_PANEL} has no scored panel — {again(folder)}")

@@ -8,6 +8,7 @@ import io
 import logging
 import math
 import re
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -67,10 +68,7 @@ def make_city(name, country, country_code, lon, lat, where: str = "") -> City:
     name = (name or "").strip()
     if not name:
         raise InputError(f"a city has an empty name{at} — fill the 'name' column")
-    code = (country_code or "").strip().upper()
-    if not re.fullmatch(r"[A-Z]{2}", code):
-        raise InputError(f"city {name!r}: country_code {country_code!r} is not an ISO 3166-1 "
-                         f"alpha-2 code{at} — use two letters such as FI, US, GB")
+    code = check_country_code(name, country_code, at)
     try:
         lon_f, lat_f = float(lon), float(lat)
     except (TypeError, ValueError):
@@ -82,6 +80,51 @@ def make_city(name, country, country_code, lon, lat, where: str = "") -> City:
         raise InputError(f"city {name!r}: centre ({lon_f}, {lat_f}) is outside lon [-180, 180] / "
                          f"lat [-90, 90]{at} — are lon and lat swapped or projected?")
     return City(name, (country or "").strip() or code, code, lon_f, lat_f)
+
+
+def check_country_code(name: str, country_code, at: str = "") -> str:
+    """The ISO 3166-1 alpha-2 code, upper case, checked against the one country table
+    (``resources/data/country_names.csv``): ``XX`` or ``UK`` would give wrong segment ids, prompts
+    and driving sides, so each is named and refused."""
+    from ..countries import country_from_code, iso_codes
+
+    code = (country_code or "").strip().upper()
+    if not re.fullmatch(r"[A-Z]{2}", code):
+        raise InputError(f"city {name!r}: country_code {country_code!r} is not an ISO 3166-1 "
+                         f"alpha-2 code{at} — use two letters such as FI, US, GB")
+    country, iso = country_from_code(code)
+    if not iso:
+        raise InputError(f"city {name!r}: country_code {code!r} is not an ISO 3166-1 country code{at} — "
+                         "use the country's two-letter code, such as FI, US, GB")
+    if iso != code:
+        raise InputError(f"city {name!r}: country_code {code!r} is not the ISO code of {country}{at} — "
+                         f"write {iso}")
+    return code
+
+
+def slug(text: str) -> str:
+    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    return re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-") or "x"
+
+
+def id_stem(city: City) -> str:
+    """What a city adds to each of its segments' ``segment_id`` (``fi-helsinki``, method §1)."""
+    return f"{city.country_code.lower()}-{slug(city.name)}"
+
+
+def check_distinct_cities(cities: list[City], source: str) -> None:
+    """Two rows whose segment ids would be the same (``Helsinki`` and ``helsinki``, FI) are refused:
+    their segments would share ids, which no later stage could tell apart."""
+    first: dict[str, City] = {}
+    clashes = []
+    for city in cities:
+        other = first.setdefault(id_stem(city), city)
+        if other is not city:
+            clashes.append(f"{other.name!r} and {city.name!r} ({city.country_code})" if other.name != city.name
+                           else f"{city.name!r}")
+    if clashes:
+        raise InputError(f"{source} lists {', '.join(dict.fromkeys(clashes))} more than once (names that differ "
+                         "only in case, accents or punctuation give the same segment ids) — keep one row per city")
 
 
 def _decode(path: Path, raw: bytes, warn: Callable[[str], None]) -> str:
@@ -168,9 +211,5 @@ def read_city_table(path: str | Path, warn: Callable[[str], None] | None = None)
         raise InputError(f"city table {path} is not a readable CSV file ({exc}) — {_SAVE_AS}") from None
     if not cities:
         raise InputError(f"city table {path} has a header but no rows — add one row per city")
-    names = [c.name for c in cities]
-    dupes = sorted({n for n in names if names.count(n) > 1})
-    if dupes:
-        raise InputError(f"city table {path} lists {', '.join(dupes)} more than once — "
-                         "keep one row per city")
+    check_distinct_cities(cities, f"city table {path}")
     return cities

@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..errors import InputError
-from .cities import City, make_city
+from .cities import City, check_distinct_cities, make_city
 from .osm_data import OsmData, PlaceNode, RoadWay
 
 #: Suffixes read as vector layers by ``--cities`` (anything else is a CSV table).
@@ -138,6 +138,7 @@ def read_city_layer(path: str | Path) -> list[City]:
                                     point[0], point[1], where=where))
     if not cities:
         raise InputError(f"city layer {layer.path.name} holds no points — add one point per city")
+    check_distinct_cities(cities, f"city layer {layer.path.name}")
     return cities
 
 

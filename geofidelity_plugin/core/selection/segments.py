@@ -5,8 +5,6 @@ driving side, stable ids, addressability audit.
 from __future__ import annotations
 
 import logging
-import re
-import unicodedata
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 
@@ -15,7 +13,7 @@ from shapely.geometry import LineString, MultiLineString, Point
 
 from ..errors import InputError
 from ..progress import NullProgress, Progress, check_cancel
-from .cities import City
+from .cities import City, slug
 from .geodesy import LocalFrame
 from .neighbourhood import NeighbourhoodIndex
 from .options import DEFAULT_ROAD_CLASSES, OTHER_CLASS, SelectionOptions  # noqa: F401 (public here too)
@@ -56,11 +54,6 @@ class Segment:
 
     def attributes(self) -> dict:
         return {k: v for k, v in self.__dict__.items() if k != "geometry"}
-
-
-def slug(text: str) -> str:
-    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
-    return re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-") or "x"
 
 
 def _class_of(highway: str, options: "SelectionOptions") -> str | None:

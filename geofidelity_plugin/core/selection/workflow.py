@@ -14,11 +14,11 @@ from geofidelity_plugin.core import manifest as manifest_mod
 from geofidelity_plugin.core.errors import InputError, OutputError
 from geofidelity_plugin.core.output_paths import check_output_file
 from geofidelity_plugin.core.progress import NullProgress, Progress, SubProgress, check_cancel
-from geofidelity_plugin.core.selection.cities import City
+from geofidelity_plugin.core.selection.cities import City, check_distinct_cities
 from geofidelity_plugin.core.selection.context import ContextLayers, context_area, not_fetched, read_context
 from geofidelity_plugin.core.selection.osm_data import OsmData
 from geofidelity_plugin.core.selection.segments import (Segment, SelectionOptions, audit_addressability, select_city_segments)
-from geofidelity_plugin.core.selection.writers import segments_gpkg_bytes, summary_html
+from geofidelity_plugin.core.selection.writers import check_unique_ids, segments_gpkg_bytes, summary_html
 
 log = logging.getLogger("geofidelity")
 
@@ -45,7 +45,7 @@ def check_selection_outputs(output_gpkg: str | Path | None, inputs: dict | None 
     if output_gpkg is None or not str(output_gpkg).strip():
         raise InputError("no segments GeoPackage was given — give an output path such as segments.gpkg")
     gpkg, manifest, summary = output_paths(output_gpkg)
-    check_output_file(gpkg, "segments GeoPackage", inputs=inputs)
+    check_output_file(gpkg, "segments GeoPackage", inputs=inputs, writes="segments")
     for path, what in ((manifest, "run manifest"), (summary, "HTML summary")):
         if path.is_dir():
             raise OutputError(f"the {what} is written beside the GeoPackage as {path}, but that is a folder "
@@ -122,6 +122,7 @@ def select_segments(cities: list[City], road_source, options: SelectionOptions |
     progress = progress or NullProgress()
     if not cities:
         raise InputError("no cities given — the city table needs at least one row")
+    check_distinct_cities(cities, "the city list")
     progress.info(f"reading roads for {len(cities)} cit{'y' if len(cities) == 1 else 'ies'}")
     data = load_roads(road_source, cities, options, SubProgress(progress, 0, 40))
     progress.info(f"{len(data.ways)} named highway ways, {len(data.places)} place nodes, "
@@ -133,6 +134,7 @@ def select_segments(cities: list[City], road_source, options: SelectionOptions |
         progress.info(f"{city.name}: {len(found)} segments selected")
         segments.extend(found)
         progress.set_progress(40 + 50.0 * (i + 1) / len(cities))
+    check_unique_ids(segments)
     unique, total = audit_addressability(segments)
     progress.info(f"addressability: {unique} of {total} segments have a unique "
                   "(city, neighbourhood, street)")

@@ -6,6 +6,7 @@ from collections import Counter
 from pathlib import Path
 
 from .. import atomic
+from ..errors import InputError
 from .segments import Segment
 
 LAYER_NAME = "segments"
@@ -23,6 +24,19 @@ SCHEMA = {
 }
 
 
+def check_unique_ids(segments: list[Segment]) -> None:
+    """Every later stage keys its rows by ``segment_id``: a layer with one id twice would merge two
+    roads' images and scores, so it is never written (the one writer of segments layers checks)."""
+    counts = Counter(s.segment_id for s in segments)
+    repeated = sorted(sid for sid, n in counts.items() if n > 1)
+    if repeated:
+        cities = sorted({s.city for s in segments if s.segment_id in repeated})
+        raise InputError(f"{len(repeated)} segment_id(s) would be written more than once ({', '.join(repeated[:3])}"
+                         f"{' …' if len(repeated) > 3 else ''}; cities {', '.join(cities)}) — nothing written; keep "
+                         "one row per city in the city table (names that differ only in case or accents give the "
+                         "same ids)")
+
+
 def segments_gpkg_bytes(segments: list[Segment], context=None) -> bytes:
     """The GeoPackage (a ``segments`` layer in EPSG:4326, plus the non-empty ``context_*`` layers
     of ``context``, a :class:`~.context.ContextLayers`) built in memory: a disk that fills up then
@@ -35,6 +49,7 @@ def segments_gpkg_bytes(segments: list[Segment], context=None) -> bytes:
 
     from .context import write_context_layers
 
+    check_unique_ids(segments)
     with MemoryFile(ext=".gpkg") as memory:
         # opened by its /vsimem path: MemoryFile.open() holds one layer only
         with fiona.open(memory.name, "w", driver="GPKG", layer=LAYER_NAME, schema=SCHEMA,

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Iterable, Iterator
 
 from ..errors import InputError
+from . import writer_lock
 from .sqlite_locks import DEFAULT_LOCK_TIMEOUT_S, is_busy, wait_patiently
 from .store_check import (add_columns_statements, check_store_db, check_store_file, check_store_path,
                           missing_columns, read_only_upgrade, reading, schema_columns, translate)
@@ -84,7 +85,7 @@ class BenchmarkStore:
     """Open (or create) ``path``; ``root`` for relative image paths is its folder."""
 
     def __init__(self, path: str | Path, create: bool = True, lock_timeout_s: float = DEFAULT_LOCK_TIMEOUT_S,
-                 warn=None):
+                 warn=None, writer: bool | None = None):
         """Open the store at ``path`` (``create``: a new one where there is none).
 
         The file is checked first (:mod:`.store_check`): a folder, a file that is not an SQLite
@@ -93,23 +94,37 @@ class BenchmarkStore:
         older version gains the tables and columns added since. While another run holds the file
         locked, ``warn`` (default: the log) says at once that this run waits, for up to
         ``lock_timeout_s`` seconds.
+
+        ``writer``: a run that writes the store passes ``True`` and holds the store's writer lock
+        (:mod:`.writer_lock`) from here until :meth:`close` — a second writer waits, then is refused
+        with this run named. ``None`` (the default) takes it at the first write and holds it
+        until :meth:`close`; ``False`` never takes it (a temporary copy whose caller holds the lock
+        of the store it replaces).
         """
         self.path = check_store_path(path)
         self.lock_timeout_s = float(lock_timeout_s)
         self.warn = warn or (lambda message: log.warning("%s", message))
+        self._writer, self._lock_key = writer, None
         new = check_store_file(self.path, create)
         if new:
             self.path.parent.mkdir(parents=True, exist_ok=True)
+        if writer:
+            self._take_writer_lock()
         self.root = self.path.parent.resolve()
         try:
             self.db = sqlite3.connect(str(self.path), timeout=self.lock_timeout_s, isolation_level=None)
         except sqlite3.DatabaseError as exc:
+            self._give_back_writer_lock()
             raise translate(exc, self.path) from None
+        except BaseException:
+            self._give_back_writer_lock()
+            raise
         self.db.row_factory = sqlite3.Row
         try:
             wait_patiently(self.db, lambda: self._bring_up_to_date(new), self.lock_timeout_s, self._waiting)
         except sqlite3.DatabaseError as exc:
             self.db.close()
+            self._give_back_writer_lock()
             if is_busy(exc):
                 raise InputError(f"the benchmark store {self.path} is still locked by another run after "
                                  f"{self.lock_timeout_s:g} s — wait for that run to finish (or close the program "
@@ -117,7 +132,23 @@ class BenchmarkStore:
             raise translate(exc, self.path) from None
         except BaseException:
             self.db.close()
+            self._give_back_writer_lock()
             raise
+
+    def _take_writer_lock(self) -> None:
+        """The store-level writer lock (:mod:`.writer_lock`), held until :meth:`close`. A folder in
+        which no lock file can be made (read-only) takes no lock: no run can write the store there."""
+        if self._lock_key is not None or self._writer is False:
+            return
+        try:
+            self._lock_key = writer_lock.acquire(self.path, self.lock_timeout_s, self.warn)
+        except OSError as exc:
+            log.debug("no writer lock for %s: %s", self.path, exc)
+
+    def _give_back_writer_lock(self) -> None:
+        if self._lock_key is not None:
+            writer_lock.release(self._lock_key)
+            self._lock_key = None
 
     def _waiting(self, timeout_s: float) -> None:
         self.warn(f"the benchmark store {self.path} is locked by another run — waiting up to {timeout_s:g} s "
@@ -157,7 +188,10 @@ class BenchmarkStore:
                 raise
 
     def close(self) -> None:
-        self.db.close()
+        try:
+            self.db.close()
+        finally:
+            self._give_back_writer_lock()
 
     def __enter__(self):
         return self
@@ -167,6 +201,7 @@ class BenchmarkStore:
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
+        self._take_writer_lock()  # every write holds the store's writer lock (a no-op once held)
         self.db.execute("BEGIN IMMEDIATE")
         try:
             yield self.db
@@ -290,14 +325,22 @@ class BenchmarkStore:
             out.append(d)
         return out
 
-    def replace_segment_references(self, segment_id: str, rows: list[dict], prefix: str = "") -> None:
+    def replace_segment_references(self, segment_id: str, rows: list[dict], prefix: str = "",
+                                   decided: Iterable[str] | None = None) -> None:
         """Make ``rows`` the reference panel of ``segment_id`` (curation output), keeping audit
-        flags of images that stay."""
+        flags of images that stay. ``decided``: the image ids the caller decided on — only those
+        may leave the panel (others, which it cannot rebuild, stay); ``None``: any may."""
         with self.transaction():
             keep = [r["reference_id"] for r in rows]
             marks = ",".join("?" * len(keep)) or "''"
-            self.db.execute(f"DELETE FROM reference_images WHERE segment_id = ? AND reference_id NOT IN ({marks})",
-                            (segment_id, *keep))
+            sql = f"DELETE FROM reference_images WHERE segment_id = ? AND reference_id NOT IN ({marks})"
+            args = [segment_id, *keep]
+            if decided is not None:
+                ids = sorted(decided)
+                id_marks = ",".join("?" * len(ids)) or "''"
+                sql += f" AND image_id IN ({id_marks})"
+                args += ids
+            self.db.execute(sql, args)
         self.put_reference_images(rows)
 
     @reading

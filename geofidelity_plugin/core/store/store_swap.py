@@ -8,6 +8,7 @@ half-way through must not leave an empty or half-filled store that a later run t
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import sqlite3
 import tempfile
@@ -15,9 +16,11 @@ from pathlib import Path
 from typing import Iterator
 
 from ..output_paths import check_output_file
+from . import writer_lock
 from .store import BenchmarkStore
 
 PREFIX = ".geofidelity-partial-"
+log = logging.getLogger("geofidelity")
 
 
 def _missing_ancestors(folder: Path) -> list[Path]:
@@ -36,12 +39,25 @@ def replacing_store(store_path: str | os.PathLike) -> Iterator[BenchmarkStore]:
     store, or a new one. On success it is closed and renamed onto ``store_path``; on any
     failure it is deleted, with any folder this call created, and ``store_path`` is untouched.
 
-    A store written by another process while this runs loses those writes; run one step on a
-    store at a time.
+    The store's writer lock (:mod:`.writer_lock`) is held from the copy to the rename, so no other
+    run writes the store in between (its writes would be lost with the old file).
     """
-    target = check_output_file(store_path, "benchmark store")
+    target = check_output_file(store_path, "benchmark store", writes="store")
     created = _missing_ancestors(target.parent)
     target.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        with writer_lock.writing(target, warn=lambda message: log.warning("%s", message)):
+            with _replacing(target) as store:
+                yield store
+    except BaseException:
+        for folder in created:
+            with contextlib.suppress(OSError):
+                folder.rmdir()
+        raise
+
+
+@contextlib.contextmanager
+def _replacing(target: Path) -> Iterator[BenchmarkStore]:
     fd, name = tempfile.mkstemp(prefix=f"{PREFIX}{target.stem}-", suffix=".sqlite", dir=target.parent)
     os.close(fd)
     tmp = Path(name)
@@ -53,7 +69,7 @@ def replacing_store(store_path: str | os.PathLike) -> Iterator[BenchmarkStore]:
                     old.db.backup(copy)
                 finally:
                     copy.close()
-        with BenchmarkStore(tmp) as store:
+        with BenchmarkStore(tmp, writer=False) as store:
             yield store
         with open(tmp, "rb") as fh:
             os.fsync(fh.fileno())
@@ -62,7 +78,4 @@ def replacing_store(store_path: str | os.PathLike) -> Iterator[BenchmarkStore]:
         for leftover in (tmp, *(Path(f"{tmp}{s}") for s in ("-wal", "-shm", "-journal"))):
             with contextlib.suppress(FileNotFoundError):
                 leftover.unlink()
-        for folder in created:
-            with contextlib.suppress(OSError):
-                folder.rmdir()
         raise

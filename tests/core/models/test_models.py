@@ -163,9 +163,9 @@ def test_the_files_chosen_are_those_the_loaders_read():
 def test_download_then_the_feature_extractor_loads_it_offline(hub, tiny_dinov2, tmp_path, monkeypatch):
     from geofidelity_plugin.core.vision.features import FeatureExtractor
 
-    with pytest.raises(InputError, match="models download tiny-dinov2"):
+    with pytest.raises(InputError, match="models download geofidelity-tests/tiny-dinov2"):
         local_model(TINY)
-    with pytest.raises(InputError, match="models download tiny-dinov2"):  # the loader: no silent download
+    with pytest.raises(InputError, match="models download geofidelity-tests/tiny-dinov2"):  # the loader: no silent download
         FeatureExtractor(TINY, device="cpu")
     assert hub.requests == []
 
@@ -327,7 +327,7 @@ def test_a_damaged_file_fails_verify_by_name_and_download_fetches_it_again(hub, 
     assert out.returncode == 2
     error = _final(out.stdout)
     assert error["event"] == "error" and "model.safetensors" in error["message"] and "sha256" in error["message"]
-    assert "models download tiny-dinov2" in error["message"]
+    assert f"models download {TINY}`" in error["message"]  # a hub id is downloaded by its hub id
     assert local_state(model_entry(TINY), search_roots(root)).status == "corrupt"
     with pytest.raises(ModelNotPresent, match="failed verify"):
         local_model(TINY, models_dir=root)
@@ -376,7 +376,7 @@ def test_offline_the_message_names_what_is_missing_and_how_to_get_it(hub, tmp_pa
     error = _final(out.stdout)
     message = error["message"]
     assert error["kind"] == "remote" and "HF_HUB_OFFLINE is set" in message
-    for part in (TINY, "dinov2-base (facebook/dinov2-base, ≈ 346 MB)", str(root), "models download tiny-dinov2 "
+    for part in (TINY, "dinov2-base (facebook/dinov2-base, ≈ 346 MB)", str(root), f"models download {TINY} "
                  "dinov2-base", "copy", "local model folder"):
         assert part in message, part
     assert hub.requests == []

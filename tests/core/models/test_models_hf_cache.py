@@ -109,7 +109,7 @@ def test_a_corrupted_blob_is_caught_by_verify_with_the_fix(hub, tiny_dinov2, tmp
     assert out.returncode == 2
     message = _final(out.stdout)["message"]
     assert "model.safetensors" in message and "sha256" in message and " — " in message
-    assert "models download tiny-dinov2" in message and "Traceback" not in out.stderr
+    assert f"models download {TINY}`" in message and "Traceback" not in out.stderr  # by its hub id
     assert local_state(model_entry(TINY), search_roots(root)).status == "corrupt"
     before = len(hub.file_requests("model.safetensors"))
     out = _cli("download", TINY, "--models-dir", str(root))

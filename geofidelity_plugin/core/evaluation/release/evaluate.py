@@ -18,9 +18,13 @@ from geofidelity_plugin.core.errors import InputError
 from geofidelity_plugin.core.progress import NullProgress, Progress, SubProgress, check_cancel
 from geofidelity_plugin.core.store.store import BenchmarkStore
 from geofidelity_plugin.core.evaluation.galleries import (RANDOM_OTHER_CITY, SAME_CITY_OTHER_NEIGHBOURHOOD, SAME_DRIVING_SIDE_OTHER_CITY, SAME_NEIGHBOURHOOD)
-from geofidelity_plugin.core.evaluation.release.protocol import (BASELINE_LEVEL, NEG_FIELDS, RAW_COLUMNS, SUMMARIES, SUMMARY_METRICS, Block, baseline_paths, score_row, split_block)
+from geofidelity_plugin.core.evaluation.release.protocol import (BASELINES, BASELINE_LEVEL, NEG_FIELDS, ORACLE, RANDOM_GLOBAL, RANDOM_SAME_COUNTRY, RAW_COLUMNS, SUMMARIES, SUMMARY_METRICS, Block, baseline_paths, score_row, split_block)
 
 LAYOUT_META = "release_layout"
+#: why a block has no panel of a baseline (``baseline_paths`` draws none)
+BASELINE_GAPS = {ORACLE: "no held-out reference image could be embedded",
+                 RANDOM_GLOBAL: "no reference image in the release",
+                 RANDOM_SAME_COUNTRY: "no other block of its country {country} to draw reference images from"}
 #: gallery kind here → the release's negative field, for a store built here
 KIND_FIELDS = {SAME_NEIGHBOURHOOD: NEG_FIELDS[0], SAME_CITY_OTHER_NEIGHBOURHOOD: NEG_FIELDS[1],
                SAME_DRIVING_SIDE_OTHER_CITY: NEG_FIELDS[2], RANDOM_OTHER_CITY: NEG_FIELDS[3]}
@@ -91,8 +95,13 @@ def evaluate_release(store: BenchmarkStore, embedder, options, ratio_model=None,
               for (model, level, sid), images in sorted(generated.items())]
     for b in blocks:
         held = [p for p in split[b.block_id][0] if p in embed]
-        for method, chosen in baseline_paths(b, held, blocks, options.seed).items():
+        chosen_by_method = baseline_paths(b, held, blocks, options.seed)
+        for method, chosen in chosen_by_method.items():
             panels.append((method, BASELINE_LEVEL, b.block_id, chosen))
+        for method in BASELINES:  # a baseline with nothing to draw from is a skipped row, never a silent gap
+            if method not in chosen_by_method:
+                skipped.append({"model": method, "condition": BASELINE_LEVEL, "segment_id": b.block_id,
+                                "reason": BASELINE_GAPS[method].format(country=b.country or "(none)")})
     rows = []
     for model, level, sid, image_paths in panels:
         block = by_id.get(sid)

@@ -90,7 +90,7 @@ def check_release_root(root: str | Path) -> Path:
     if not (root / MANIFEST).is_file():
         raise InputError(f"{root} is not a GeoFidelity-Bench release: {MANIFEST.as_posix()} is missing — point "
                          f"at the release's root folder (the one holding data/ and metadata/); {LAYOUT}")
-    return root
+    return root.resolve()  # image paths made from it hold wherever the store lies, whatever the working folder
 
 
 def _read_blocks(root: Path) -> list[dict]:
@@ -209,11 +209,13 @@ def release_layout_record(root: Path, blocks: list[dict], refs: list[dict]) -> d
 
 def _references(root: Path, blocks: list[dict]) -> list[dict]:
     if (root / REFERENCE_CSV).is_file():
-        refs = []
+        refs, lines = [], {}
         for r in _read_csv(root / REFERENCE_CSV, REFERENCE_COLUMNS):
             if not r["reference_id"] or not r["block_id"] or not r["image_path"]:
                 raise InputError(f"{root / REFERENCE_CSV} line {r['_line']}: reference_id, block_id and "
                                  "image_path must not be empty")
+            _refuse_duplicate(root / REFERENCE_CSV, lines, r["reference_id"], r["_line"],
+                              f"reference_id {r['reference_id']!r}")
             refs.append({"reference_id": r["reference_id"], "segment_id": r["block_id"],
                          "image_id": r.get("image_id"), "image_path": str(root / r["image_path"]),
                          "lon": _float(r.get("lon")), "lat": _float(r.get("lat")),
@@ -235,7 +237,7 @@ def _generated(root: Path, known: set[str], progress: Progress | None) -> list[G
     path = root / GENERATED_CSV
     if not path.is_file():
         return []
-    generated = []
+    generated, lines = [], {}
     for r in _read_csv(path, GENERATED_COLUMNS):
         if len(generated) % 5000 == 0:
             check_cancel(progress, "importing generated images")
@@ -249,11 +251,22 @@ def _generated(root: Path, known: set[str], progress: Progress | None) -> list[G
                              f"({MANIFEST.as_posix()}) — the release is inconsistent")
         if not r["model"] or not r["level"] or not r["image_path"]:
             raise InputError(f"{path} line {r['_line']}: model, level and image_path must not be empty")
+        _refuse_duplicate(path, lines, (r["model"], r["level"], r["block_id"], sample), r["_line"],
+                          f"model {r['model']!r}, level {r['level']}, block {r['block_id']}, sample_index {sample}")
         generated.append(GeneratedImage(
             model=r["model"], condition=r["level"], segment_id=r["block_id"], sample_index=sample,
             image_path=str(root / r["image_path"]), seed=_int_or_none(r.get("seed")), prompt=r.get("prompt"),
             prompt_meta=r.get("prompt_meta"), origin=r.get("image_origin") or "release"))
     return generated
+
+
+def _refuse_duplicate(path: Path, lines: dict, key, line: int, what: str) -> None:
+    """Refuse a second row of ``path`` with the ``key`` of an earlier one (the store keeps one
+    row per key: the import would count both and keep one), naming both lines."""
+    first = lines.setdefault(key, line)
+    if first != line:
+        raise InputError(f"{path} lines {first} and {line} both give {what} — the release is inconsistent: keep "
+                         "one of the two rows (or download the release again) and import again")
 
 
 def _float(value):
