@@ -89,7 +89,17 @@ def plan_for(name: str, budget_bytes: int, source: str, plan: str | None = None,
     from geofidelity_plugin.core.generation.generators import GENERATORS
 
     return choose_plan(published_sizes(name), GENERATORS[name].dtype, RESOLUTION, PANEL, device_type,
-                       budget_bytes, source, free_ram(), plan)
+                       budget_bytes, source, free_ram(), plan, steps=GENERATORS[name].steps, device_name=device_name())
+
+
+def device_name() -> str:
+    """The CUDA device's name (what scales the plan time model), or "" without one."""
+    try:
+        import torch
+
+        return torch.cuda.get_device_name(0) if torch.cuda.is_available() else ""
+    except ImportError:
+        return ""
 
 
 def placement(plan: MemoryPlan) -> tuple:
@@ -290,7 +300,8 @@ def check_generator(name: str, args, deadline: float) -> dict:
                 run_panel(pipe, spec, 1, batch=uncapped.batch)  # warm-up: kernels, cuBLAS handles, allocator
             run = run_panel(pipe, spec, args.steps, batch=uncapped.batch)
             out["runs"].append({"plan": plan, "budget_gb": None, "status": "ok", "vae": vae, "setup_s": setup_s,
-                                "measured_steps": args.steps, "predicted_peak": uncapped.predicted_peak_bytes, **run})
+                                "measured_steps": args.steps, "predicted_peak": uncapped.predicted_peak_bytes,
+                                "predicted_s_per_panel": uncapped.predicted_s_per_panel, **run})
             for budget in [b for b, p in chosen.items() if p.plan == plan]:
                 done_budgets.add(budget)
                 capped = chosen[budget]
@@ -306,7 +317,8 @@ def check_generator(name: str, args, deadline: float) -> dict:
                 _free()
                 torch.cuda.set_per_process_memory_fraction(min(1.0, budget * GIB / total))
                 record = {"plan": plan, "budget_gb": budget, "vae": vae, "batch": capped.batch,
-                          "predicted_peak": capped.predicted_peak_bytes}
+                          "predicted_peak": capped.predicted_peak_bytes,
+                          "predicted_s_per_panel": capped.predicted_s_per_panel, "reason": capped.reason}
                 try:
                     run = run_panel(pipe, spec, args.steps, batch=capped.batch)
                     out["runs"].append({**record, "status": "ok", "measured_steps": args.steps, **run})

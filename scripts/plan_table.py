@@ -33,12 +33,12 @@ def _cell(generator: str, gb: int, fp8: bool) -> str:
     spec = GENERATORS[generator]
     try:
         plan = choose_plan(published_sizes(generator), spec.dtype, RESOLUTION, BATCH, "cuda", gb * GIB,
-                           f"{gb} GB budget", fp8_denoiser=fp8)
+                           f"{gb} GB budget", fp8_denoiser=fp8, steps=spec.steps, device_name="NVIDIA H200")
     except InputError:
         return "does not fit"
     split = "" if plan.batch == BATCH else f" · split {BATCH}→{plan.batch}"
     tiled = " · VAE tiled" if plan.vae_tiling else ""
-    return f"{plan.plan} · {plan.predicted_peak_bytes / GIB:.1f} GiB{split}{tiled}"
+    return f"{plan.plan} · {plan.predicted_peak_bytes / GIB:.1f} GiB{split}{tiled} · {plan.predicted_s_per_panel:.0f} s"
 
 
 def _plan_table(fp8: bool) -> list[str]:
@@ -57,12 +57,61 @@ def _sizes_table() -> list[str]:
     return lines
 
 
+def _time_tables() -> list[str]:
+    from geofidelity_plugin.core.generation.component_sizes import published_sizes as sizes_of
+    from geofidelity_plugin.core.generation.plan_calibration import (errors, measured_choices, measured_plans,
+                                                                     measured_runs, median_abs_error)
+    from geofidelity_plugin.core.generation.plan_time import calibration
+
+    results = sorted((REPO / "docs" / "gpu-check").glob("*-h200-run*.json"))
+    runs = measured_runs(results)
+    cal = calibration()
+    rows = errors(runs, cal)
+    loo = errors(runs, cal, leave_one_out=True, measured=cal["measured"])
+    offload = [r for r in rows if r["plan"] != "gpu"]
+    offload_loo = [r for r in loo if r["plan"] != "gpu"]
+    lines = ["Predicted against measured seconds per panel, every run of `make gpu-check` that finished "
+             f"({cal['measured']}; random weights, 1024², the generator's own steps). The `gpu` rows fit the "
+             "per-generator figures they are measured from; the offload rows test the plan figures, which are medians "
+             "over all generators — the last column predicts each generator from the other generators' figures only.",
+             "", "| Generator | Plan | Cap (GiB) | Images / call | Measured s | Predicted s | Error | Leave one out |",
+             "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for row, other in zip(rows, loo):
+        cap = "—" if row["budget_gb"] is None else f"{row['budget_gb']:g}"
+        lines.append(f"| {row['generator']} | {row['plan']} | {cap} | {row['batch']} | {row['measured_s']:.1f} | "
+                     f"{row['predicted_s']:.1f} | {row['error']:+.0%} | {other['error']:+.0%} |")
+    lines += ["", f"Median |error|: **{median_abs_error(rows):.1%}** over all {len(rows)} runs; "
+              f"{median_abs_error(offload):.1%} over the {len(offload)} offload runs "
+              f"({median_abs_error(offload_loo):.1%} leaving each generator out).", "",
+              "The choice at each budget against the measurements: the fastest measured plan and images per call "
+              "that fit (ran under a cap no larger, or measured peak + 1 GiB within the budget), and the measured "
+              "time of what the chooser takes (among the plans that ran for that generator):", "",
+              "| Generator | Budget | Chosen | Its measured s | Fastest measured fit | s | Ratio |",
+              "| --- | ---: | --- | ---: | --- | ---: | ---: |"]
+    for name in sorted({r.generator for r in runs}):
+        spec = GENERATORS[name]
+        for gb in BUDGETS:
+            fits = measured_choices(runs, name, gb)
+            if not fits:
+                continue
+            plan = choose_plan(sizes_of(name), spec.dtype, RESOLUTION, BATCH, "cuda", gb * GIB, f"{gb} GB",
+                               steps=spec.steps, device_name="NVIDIA H200", plans=measured_plans(runs, name))
+            best = min(fits, key=fits.get)
+            mine = fits.get((plan.plan, plan.batch))
+            shown = "not measured" if mine is None else f"{mine:.1f}"
+            ratio = "—" if mine is None else f"{mine / fits[best]:.2f}"
+            lines.append(f"| {spec.label} | {gb} GB | {plan.plan} · {plan.batch} | {shown} | {best[0]} · {best[1]} | "
+                         f"{fits[best]:.1f} | {ratio} |")
+    return lines
+
+
 def generated() -> str:
     dtypes = ", ".join(f"{s.label} {s.dtype}" for s in GENERATORS.values())
     parts = [START, "",
              f"Plan chosen for a panel of {BATCH} images at {RESOLUTION}², each generator in its own dtype "
              f"({dtypes}); the cell gives the plan, its predicted peak, and the batch split when the "
-             f"{BATCH} images do not fit one call. The budget is what the run may use (GB = GiB, as on a card's "
+             f"{BATCH} images do not fit one call, and the predicted seconds per panel at the generator's own steps on "
+             "an H200 (the time model below). The budget is what the run may use (GB = GiB, as on a card's "
              f"box); {HEADROOM / GIB:.0f} GiB of it stays free as headroom. RAM is assumed large enough for "
              "the offloaded weights (the chooser checks it on the real machine).", "",
              *_plan_table(False), "",
@@ -71,7 +120,7 @@ def generated() -> str:
              "Component sizes (parameters, persistent buffers included) from "
              "`resources/generation/component_sizes.json`; the chooser reads the safetensors headers instead "
              "whenever the weights are on the machine:", "",
-             *_sizes_table(), "", END]
+             *_sizes_table(), "", "### Time per panel: predicted and measured", "", *_time_tables(), "", END]
     return "\n".join(parts)
 
 

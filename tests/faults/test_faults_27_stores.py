@@ -116,7 +116,7 @@ def test_curation_options_check_their_ranges_without_the_command_line():
     from geofidelity_plugin.core.errors import InputError
     from geofidelity_plugin.core.reference_panels.options import CurationOptions
 
-    with pytest.raises(InputError, match="--luma-min 200 is above --luma-max 50"):
+    with pytest.raises(InputError, match="luma_min 200 is above luma_max 50 \\(--luma-min/--luma-max\\)"):
         CurationOptions(luma_min=200, luma_max=50).validate()
     with pytest.raises(InputError, match="minimum 0.6 is above its maximum 0.1"):
         CurationOptions(vistas_ratios={"sky": (0.6, 0.1)}).validate()

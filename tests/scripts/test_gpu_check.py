@@ -97,11 +97,12 @@ def test_plans_are_the_products_own(monkeypatch):
         for budget in (80, 24, 16, 12, 8):
             got = gpu_check.plan_for(name, budget * memory_plan.GIB, "cap")
             want = memory_plan.choose_plan(published_sizes(name), spec.dtype, 1024, 4, "cuda",
-                                           budget * memory_plan.GIB, "cap", 64 * memory_plan.GIB)
+                                           budget * memory_plan.GIB, "cap", 64 * memory_plan.GIB, steps=spec.steps,
+                                           device_name=gpu_check.device_name())
             assert got == want, (name, budget)
             plans.add(got.plan)
         assert gpu_check.plan_for(name, 141 * memory_plan.GIB, "card", plan="sequential").plan == "sequential"
-    assert len(plans) >= 3  # the budgets do send the generators through different plans
+    assert len(plans) >= 2  # the budgets do send the generators through different plans
 
 
 def test_table_row_from_fake_timings():

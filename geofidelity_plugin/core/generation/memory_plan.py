@@ -1,14 +1,15 @@
 """Which memory plan a generation run uses, chosen before any weight is loaded (method §4
 Generators; docs/memory-plans.md has the table, the activation estimate and its sources).
 
-The plans, fastest first: ``gpu`` (the whole pipeline on the device), ``model-offload``
+The plans: ``gpu`` (the whole pipeline on the device), ``model-offload``
 (diffusers' ``enable_model_cpu_offload``: one component on the device at a time), ``group-offload``
 (diffusers' group offloading: the denoiser one block at a time, text encoders one layer at a time,
 overlapped with CUDA streams) and ``sequential`` (``enable_sequential_cpu_offload``: one layer at a
-time, no overlap). The chooser takes the first plan, with the largest batch of a panel, whose
-predicted peak plus a fixed headroom fits the budget; it splits the batch before it offloads,
-because a 1024² denoiser step is compute-bound while offloading moves every weight across PCIe
-on every pipeline call. Layerwise fp8 storage of the denoiser is only ever an explicit choice: it
+time, no overlap). The chooser takes, among every plan and batch split whose predicted peak plus
+a fixed headroom fits the budget, the one with the shortest predicted time per panel
+(:mod:`.plan_time`): on an H200 a whole FLUX.1-dev panel under group offload took 22 s where model
+offload, split to one image per call to fit 24 GiB, took 115 s. ``sequential`` is taken only when
+nothing else fits. Layerwise fp8 storage of the denoiser is only ever an explicit choice: it
 changes the images. None of the offload plans changes the numbers computed — the same kernels run
 on the same tensors, only where the weights wait between uses differs — so only fp8 and VAE
 tiling enter a generated image's resume key (:attr:`MemoryPlan.numerics`).
@@ -38,6 +39,8 @@ HEADROOM = 1 * GIB
 VAE_BETA = 8.0
 #: VAE tile side when tiling is needed at 1024² (the VAEs' own tile size is their 1024 px sample size)
 VAE_TILE = 512
+#: denoising steps the time model assumes when the caller gives none
+DEFAULT_STEPS = 30
 _BYTES = {"fp32": 4, "fp16": 2, "bf16": 2}
 _BUDGET = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(gib|gb|g|mib|mb|m)?\s*$", re.IGNORECASE)
 
@@ -67,6 +70,11 @@ class MemoryPlan:
     fits: bool = True
     sizes_origin: str = ""
     reason: str = ""
+    #: the time model's seconds per panel (:mod:`.plan_time`; None on the CPU or with no budget)
+    predicted_s_per_panel: float | None = None
+    time_basis: str = ""
+    #: the best fitting choice of every other plan, or why it does not fit (what the choice beat)
+    alternatives: tuple = ()
 
     @property
     def numerics(self) -> str:
@@ -157,11 +165,16 @@ def estimate(sizes: GeneratorSizes, plan: str, dtype: str, resolution: int, batc
 # -- the choice -----------------------------------------------------------------------------------
 def choose_plan(sizes: GeneratorSizes, dtype: str, resolution: int, batch: int, device_type: str,
                 budget_bytes: int | None = None, budget_source: str = "", ram_free_bytes: int | None = None,
-                plan: str | None = None, fp8_denoiser: bool = False) -> MemoryPlan:
-    """The fastest plan whose predicted peak + :data:`HEADROOM` fits ``budget_bytes`` (see the
-    module docstring for the order). On the CPU, or with no budget known, the whole pipeline
-    stays together (``gpu``) unless a plan is forced. ``plan`` forces a plan: its largest batch
-    that fits is taken, or one image per call marked ``fits=False`` when none does."""
+                plan: str | None = None, fp8_denoiser: bool = False, steps: int | None = None,
+                device_name: str = "", plans: tuple | None = None) -> MemoryPlan:
+    """The plan and images per call with the shortest predicted time per panel (:mod:`.plan_time`)
+    whose predicted peak + :data:`HEADROOM` fits ``budget_bytes``: a whole panel under group
+    offload can beat a split one under model offload. ``sequential`` only when nothing else fits.
+    On the CPU, or with no budget known, the whole pipeline stays together (``gpu``) unless a
+    plan is forced. ``plan`` forces a plan: its largest batch that fits is taken, or one image
+    per call marked ``fits=False`` when none does. ``steps``: the run's denoising steps (30 when
+    not given); ``device_name`` scales the recorded times (:func:`.plan_time.device_speed`);
+    ``plans`` limits the candidates (default: every plan)."""
     if dtype not in _BYTES:
         raise InputError(f"unknown dtype {dtype!r}; use one of {', '.join(_BYTES)}")
     forced = check_plan(plan, device_type)
@@ -173,19 +186,58 @@ def choose_plan(sizes: GeneratorSizes, dtype: str, resolution: int, batch: int, 
         why = ("the device is the CPU: no separate device memory to fit" if device_type == "cpu"
                else "no VRAM budget known: the whole pipeline goes on the device")
         return _finish(sizes, base, resolution, batch, f"{why}{'; plan forced' if forced else ''}")
+    from .plan_time import device_speed, panel_seconds
+
+    steps = int(steps) if steps else DEFAULT_STEPS
+    speed = device_speed(device_name)
     usable = budget_bytes - HEADROOM
     tiling = estimate(sizes, "model-offload", dtype, resolution, 1, fp8_denoiser)["phases"]["vae"] > usable
     base = replace(base, vae_tiling=tiling)
-    for candidate in ([forced] if forced else PLANS):
+    fitting: dict[str, list] = {}
+    needs: dict[str, int] = {}
+    for candidate in ([forced] if forced else [p for p in PLANS if plans is None or p in plans]):
         for size in _batches(batch):
             guess = estimate(sizes, candidate, dtype, resolution, size, fp8_denoiser, tiling)
+            needs.setdefault(candidate, guess["peak"])
+            needs[candidate] = min(needs[candidate], guess["peak"])
             if guess["peak"] <= usable and _ram_ok(guess, ram_free_bytes, candidate):
-                why = (f"{candidate} with {size} image(s) per call is the fastest plan whose predicted peak "
-                       f"{guess['peak'] / GIB:.1f} GiB + {HEADROOM / GIB:.0f} GiB headroom fits the "
-                       f"{budget_bytes / GIB:.1f} GiB budget ({budget_source or 'given'})")
-                if tiling:
-                    why += f"; the VAE decodes in {VAE_TILE}-px tiles (a whole 1024² decode does not fit)"
-                return _finish(sizes, replace(base, plan=candidate), resolution, size, why)
+                seconds = panel_seconds(sizes, candidate, dtype, resolution, batch, size, steps, speed, fp8_denoiser)
+                fitting.setdefault(candidate, []).append((seconds, size, guess))
+                if forced:
+                    break  # a forced plan: its largest batch that fits
+    ranked = sorted(((min(options, key=lambda o: (o[0], -o[1])), name) for name, options in fitting.items()
+                     if forced or name != "sequential"), key=lambda item: (item[0][0], PLANS.index(item[1])))
+    if not ranked and "sequential" in fitting:
+        ranked = [(min(fitting["sequential"], key=lambda o: (o[0], -o[1])), "sequential")]
+    if ranked:
+        (seconds, size, guess), chosen = ranked[0]
+        others = []
+        for name in PLANS:
+            if name == chosen or (plans is not None and name not in plans) or forced:
+                continue
+            if name in fitting:
+                o_seconds, o_size, _ = min(fitting[name], key=lambda o: (o[0], -o[1]))
+                split = (f" would split to {o_size} image(s) per call" if o_size < batch else f", {o_size} images per call")
+                others.append({"plan": name, "batch": o_size, "predicted_s_per_panel": round(o_seconds, 1),
+                               "fits": True, "text": f"{name}{split}: {o_seconds:.0f} s"})
+            elif name in needs:
+                others.append({"plan": name, "batch": None, "predicted_s_per_panel": None, "fits": False,
+                               "text": f"{name} does not fit ({(needs[name] + HEADROOM) / GIB:.1f} GiB needed)"})
+        split = "" if size == batch else f" (split from {batch})"
+        why = (f"{chosen}, {size} image(s) per call{split}: predicted {seconds:.0f} s per panel of {batch} at "
+               f"{steps} steps, peak {guess['peak'] / GIB:.1f} GiB + {HEADROOM / GIB:.0f} GiB headroom within the "
+               f"{budget_bytes / GIB:.1f} GiB budget ({budget_source or 'given'})")
+        if forced:
+            why = f"plan {forced} forced; " + why
+        elif others:
+            why += "; " + "; ".join(o["text"] for o in others)
+        if chosen == "sequential" and not forced:
+            why += "; sequential because no other plan fits"
+        if tiling:
+            why += f"; the VAE decodes in {VAE_TILE}-px tiles (a whole 1024² decode does not fit)"
+        timed = replace(base, plan=chosen, predicted_s_per_panel=round(seconds, 1), time_basis=speed.basis,
+                        alternatives=tuple(others))
+        return _finish(sizes, timed, resolution, size, why)
     if forced:
         return _finish(sizes, replace(base, fits=False), resolution, 1,
                        f"plan {forced} forced: predicted peak exceeds the {budget_bytes / GIB:.1f} GiB budget even "

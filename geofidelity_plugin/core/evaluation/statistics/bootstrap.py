@@ -61,9 +61,21 @@ def _check_options(n_resamples: int, confidence: float) -> None:
                          f"{confidence}.")
 
 
+_ROW_BY_ROW_UNITS = 4096         # from here a row's counts are built alone, in the processor's cache
+
+
 def _count_matrix(draws: np.ndarray, n_units: int) -> np.ndarray:
-    """Per row of ``draws`` (indices into n_units), how often each unit was drawn."""
+    """Per row of ``draws`` (indices into n_units), how often each unit was drawn.
+
+    Wide rows are counted one at a time: a row's integer counts stay in cache on their way into
+    the float matrix, where one count over all rows would send two more matrices through memory.
+    """
     rows = draws.shape[0]
+    if n_units >= _ROW_BY_ROW_UNITS:
+        out = np.empty((rows, n_units))
+        for r in range(rows):
+            out[r] = np.bincount(draws[r], minlength=n_units)
+        return out
     flat = (draws + n_units * np.arange(rows)[:, None]).ravel()
     return np.bincount(flat, minlength=rows * n_units).reshape(rows, n_units).astype(np.float64)
 
@@ -111,15 +123,27 @@ def bootstrap_mean(values, *, n_resamples: int = N_RESAMPLES, confidence: float 
     data, one_d = _columns(values)
     n_units = data.shape[0]
     present = ~np.isnan(data)
-    filled, weight = np.where(present, data, 0.0), present.astype(np.float64)
+    k = data.shape[1]
+    # One product per chunk: the values, then the presence of the columns that miss a value (a
+    # column without gaps has every resample's n units, exactly); the counts are read once.
+    gappy = np.flatnonzero(~present.all(axis=0))
+    stacked = np.hstack([np.where(present, data, 0.0), present[:, gappy].astype(np.float64)])
+    denominator = np.full((1, k), float(n_units))
     rng = np.random.default_rng(seed)
     memory_cap = max(1, int(max_cells or _CELLS_PER_CHUNK) // n_units)
     chunk = min(max(_MIN_CHUNK_RESAMPLES, _CACHE_CELLS // n_units), memory_cap)
-    stats = np.empty((n_resamples, data.shape[1]))
+    # int32 draws are the same numbers as int64 ones (numpy draws both as bounded 32-bit values
+    # below 2³²), in half the memory; tests/core/evaluation/test_city_grouping.py holds that
+    draw_type = np.int32 if _ROW_BY_ROW_UNITS <= n_units < 2 ** 31 else np.int64
+    stats = np.empty((n_resamples, k))
     for start in range(0, n_resamples, chunk):
         size = min(chunk, n_resamples - start)
-        counts = _count_matrix(rng.integers(0, n_units, size=(size, n_units)), n_units)
-        stats[start:start + size] = _ratio(counts @ filled, counts @ weight)
+        counts = _count_matrix(rng.integers(0, n_units, size=(size, n_units), dtype=draw_type), n_units)
+        sums = counts @ stacked
+        denominators = np.repeat(denominator, size, axis=0)
+        denominators[:, gappy] = sums[:, k:]
+        stats[start:start + size] = _ratio(sums[:, :k], denominators)
+    filled = stacked[:, :k]
     n = present.sum(axis=0)
     estimate = _ratio(filled.sum(axis=0), n)
     return _finish(stats, estimate, n, one_d, n_resamples, confidence, seed, "percentile")
@@ -171,6 +195,19 @@ def _two_stage_chunk(rng: np.random.Generator, size: int, members: list[np.ndarr
     return numerator
 
 
+def city_members(cities: Sequence[Any]) -> list[np.ndarray]:
+    """The row indices of each city, in ascending order, the cities sorted by name (as text):
+    grouped once, by one sort — linear in the rows, where a scan per city grew with rows × cities."""
+    labels = np.asarray(cities, dtype=object).astype(str)
+    if labels.size == 0:
+        return []
+    _, city_of = np.unique(labels, return_inverse=True)
+    city_of = city_of.reshape(-1)
+    order = np.argsort(city_of, kind="stable")  # stable: each city's rows keep their order
+    starts = np.flatnonzero(np.diff(city_of[order])) + 1
+    return np.split(order, starts)
+
+
 def city_balanced_bootstrap(values, cities: Sequence[Any], *, n_resamples: int = N_RESAMPLES,
                             confidence: float = CONFIDENCE, seed: int = BOOTSTRAP_SEED,
                             weighting: str = "city") -> BootstrapResult:
@@ -187,8 +224,7 @@ def city_balanced_bootstrap(values, cities: Sequence[Any], *, n_resamples: int =
     labels = np.asarray(cities, dtype=object)
     if labels.shape != (data.shape[0],):
         raise ValueError(f"give one city per unit: {data.shape[0]} units, {labels.size} cities.")
-    _, city_of = np.unique(labels.astype(str), return_inverse=True)
-    members = [np.flatnonzero(city_of == c) for c in range(city_of.max() + 1)]
+    members = city_members(labels)
     n_cities, k = len(members), data.shape[1]
     present = ~np.isnan(data)
     filled, weight = np.where(present, data, 0.0), present.astype(np.float64)
@@ -294,9 +330,8 @@ def delta_counts(deltas, cities: Optional[Sequence[Any]] = None) -> dict[str, An
     counts: dict[str, Any] = {"matched_pairs": present.sum(axis=0),
                               "positive_pairs": (np.where(present, data, 0.0) > 0).sum(axis=0)}
     if cities is not None:
-        labels = np.asarray(cities, dtype=object).astype(str)
-        means = np.stack([_ratio(np.where(present[labels == c], data[labels == c], 0).sum(0),
-                                 present[labels == c].sum(0)) for c in np.unique(labels)])
+        means = np.stack([_ratio(np.where(present[u], data[u], 0).sum(0), present[u].sum(0))
+                          for u in city_members(cities)])
         counts["cities"] = (~np.isnan(means)).sum(axis=0)
         counts["cities_positive"] = (np.nan_to_num(means, nan=0.0) > 0).sum(axis=0)
     if one_d:

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import csv
 import io
+from typing import Any
 
 import numpy as np
 
 from geofidelity_plugin.core.conditions import CONDITIONS
 from geofidelity_plugin.core.evaluation.metrics.retrieval import NEGATIVE_KINDS, STRICT_NEGATIVE_KIND
 from geofidelity_plugin.core.evaluation.statistics.row_columns import (as_columns, city_labels, first_seen_groups, group_means, last_by_code, pair_rows, select, unit_codes, with_keys)
-from geofidelity_plugin.core.evaluation.statistics.bootstrap import (auroc, bootstrap_mean, cells_for, city_balanced_bootstrap, delta_counts, spearman)
+from geofidelity_plugin.core.evaluation.statistics.bootstrap import (BootstrapResult, auroc, bootstrap_mean, cells_for, city_balanced_bootstrap, delta_counts, spearman)
 
 MARGIN_KINDS = tuple(f"margin_{k}" for k in NEGATIVE_KINDS + (STRICT_NEGATIVE_KIND,))
 METRICS = ("cos_sim", "top1", "chance_adjusted_top1", "reciprocal_rank", "margin_hard", "margin_mean",
@@ -48,15 +49,43 @@ def _matrix(cols, keys, mask=None) -> np.ndarray:
     return np.column_stack([cols[k] if mask is None else cols[k][mask] for k in keys]).astype(float)
 
 
-def _summary_row(label: dict, cols, mask: np.ndarray, options) -> dict:
-    out = dict(label, panels=int(mask.sum()))
-    res = bootstrap_mean(_matrix(cols, METRICS, mask), **_boot(options, plain=True))
-    for j, m in enumerate(METRICS):
-        out[m] = _num(res.estimate[j])
-        out[f"{m}_low"] = _num(res.low[j])
-        out[f"{m}_high"] = _num(res.high[j])
-        out[f"{m}_n"] = int(res.n[j])
+def _plain_intervals(matrices: list[np.ndarray], options) -> list[BootstrapResult]:
+    """:func:`bootstrap_mean` of each matrix (units × columns). Matrices with as many units share
+    one call, their columns side by side: a seed's draws depend on the number of units only, so
+    each result is the one its own call gives, while the draws and counts are made once."""
+    boot = _boot(options, plain=True)
+    results: list = [None] * len(matrices)
+    by_units: dict[int, list[int]] = {}
+    for i, matrix in enumerate(matrices):
+        by_units.setdefault(matrix.shape[0], []).append(i)
+    for members in by_units.values():
+        joint = bootstrap_mean(np.hstack([matrices[i] for i in members]), **boot)
+        start = 0
+        for i in members:
+            part = slice(start, start + matrices[i].shape[1])
+            start = part.stop
+            results[i] = BootstrapResult(joint.estimate[part], joint.low[part], joint.high[part], joint.n[part],
+                                         joint.n_resamples, joint.confidence, joint.seed, joint.method)
+    return results
+
+
+def _summary_rows(specs: list[tuple[dict, Any, np.ndarray]], options) -> list[dict]:
+    """One summary row per (label, columns, mask): every metric's mean and interval."""
+    matrices = [_matrix(cols, METRICS, mask) for _, cols, mask in specs]
+    out = []
+    for (label, _, mask), res in zip(specs, _plain_intervals(matrices, options)):
+        row = dict(label, panels=int(mask.sum()))
+        for j, m in enumerate(METRICS):
+            row[m] = _num(res.estimate[j])
+            row[f"{m}_low"] = _num(res.low[j])
+            row[f"{m}_high"] = _num(res.high[j])
+            row[f"{m}_n"] = int(res.n[j])
+        out.append(row)
     return out
+
+
+def _summary_row(label: dict, cols, mask: np.ndarray, options) -> dict:
+    return _summary_rows([(label, cols, mask)], options)[0]
 
 
 def _num(value):
@@ -131,27 +160,45 @@ def delta_rows(rows, sample_rows, base: str, treat: str, options) -> list[dict]:
     """One row per metric of ``treat − base``: the mean over matched units with its interval,
     the city-balanced mean (cities resampled, then units within each) with its interval, and the
     counts. A metric that cannot be computed is a row with a ``note``."""
-    label = f"{treat} − {base}"
-    try:
-        deltas, units, cities, pairing = unit_deltas(rows, sample_rows, base, treat)
-    except ValueError as exc:
-        return [{"delta": label, "metric": m, "note": str(exc)} for m in DELTA_METRICS]
-    if not units:
-        return [{"delta": label, "metric": m, "matched_pairs": 0,
-                 "note": f"no (model, segment) unit has panels under both {base} and {treat}"} for m in DELTA_METRICS]
+    return _delta_table(rows, sample_rows, [(base, treat)], options)
+
+
+def _delta_table(rows, sample_rows, pairs: list[tuple[str, str]], options) -> list[dict]:
+    """:func:`delta_rows` of each (base, treat) pair, the plain intervals of all pairs from one
+    :func:`_plain_intervals`."""
+    prepared = []
+    for base, treat in pairs:
+        label = f"{treat} − {base}"
+        try:
+            deltas, units, cities, pairing = unit_deltas(rows, sample_rows, base, treat)
+        except ValueError as exc:
+            prepared.append(([{"delta": label, "metric": m, "note": str(exc)} for m in DELTA_METRICS], None))
+            continue
+        if not units:
+            prepared.append(([{"delta": label, "metric": m, "matched_pairs": 0,
+                               "note": f"no (model, segment) unit has panels under both {base} and {treat}"}
+                              for m in DELTA_METRICS], None))
+            continue
+        prepared.append((label, (deltas, cities, pairing)))
+    plains = iter(_plain_intervals([data[0] for _, data in prepared if data is not None], options))
     out = []
-    plain = bootstrap_mean(deltas, **_boot(options, plain=True))
-    balanced = city_balanced_bootstrap(deltas, cities, **_boot(options))
-    counts = delta_counts(deltas, cities)
-    for j, metric in enumerate(DELTA_METRICS):
-        row = {"delta": label, "metric": metric, "pairing": pairing, "mean": _num(plain.estimate[j]),
-               "low": _num(plain.low[j]), "high": _num(plain.high[j]),
-               "city_mean": _num(balanced.estimate[j]), "city_low": _num(balanced.low[j]),
-               "city_high": _num(balanced.high[j]),
-               **{k: int(v[j]) for k, v in counts.items()}}
-        if row["matched_pairs"] == 0:
-            row["note"] = f"no matched unit has a {metric} under both conditions (e.g. the gallery lacks that kind)"
-        out.append(row)
+    for head, data in prepared:
+        if data is None:
+            out.extend(head)
+            continue
+        deltas, cities, pairing = data
+        plain = next(plains)
+        balanced = city_balanced_bootstrap(deltas, cities, **_boot(options))
+        counts = delta_counts(deltas, cities)
+        for j, metric in enumerate(DELTA_METRICS):
+            row = {"delta": head, "metric": metric, "pairing": pairing, "mean": _num(plain.estimate[j]),
+                   "low": _num(plain.low[j]), "high": _num(plain.high[j]),
+                   "city_mean": _num(balanced.estimate[j]), "city_low": _num(balanced.low[j]),
+                   "city_high": _num(balanced.high[j]),
+                   **{k: int(v[j]) for k, v in counts.items()}}
+            if row["matched_pairs"] == 0:
+                row["note"] = f"no matched unit has a {metric} under both conditions (e.g. the gallery lacks that kind)"
+            out.append(row)
     return out
 
 
@@ -168,20 +215,18 @@ def build_tables(rows, options, sample_rows=None, clip_model: str | None = None)
                             ("model", "segment_id"))
     tables: dict[str, list[dict]] = {}
     conditions = _order(set(models["condition"].tolist()))
-    tables["by_condition"] = [_summary_row({"condition": c}, models, models["condition"] == c, options)
-                              for c in conditions]
+    tables["by_condition"] = _summary_rows([({"condition": c}, models, models["condition"] == c)
+                                            for c in conditions], options)
     l1 = models["condition"] == "L1"
     l1_models = sorted(set(models["model"][l1].tolist()))
-    table9 = [_summary_row({"model": m, "condition": "L1"}, models, l1 & (models["model"] == m), options)
-              for m in l1_models]
+    specs = [({"model": m, "condition": "L1"}, models, l1 & (models["model"] == m)) for m in l1_models]
     if l1_models:
-        table9.append(_summary_row({"model": "mean of models", "condition": "L1"}, models, l1, options))
-    for a in sorted(set(cols["model"][anchor].tolist())):
-        table9.append(_summary_row({"model": a, "condition": "anchor"}, cols, anchor & (cols["model"] == a),
-                                   options))
-    tables["by_model_L1"] = table9
-    tables["deltas"] = [row for base, treat in DELTAS if base in conditions and treat in conditions
-                        for row in delta_rows(models, samples, base, treat, options)]
+        specs.append(({"model": "mean of models", "condition": "L1"}, models, l1))
+    specs += [({"model": a, "condition": "anchor"}, cols, anchor & (cols["model"] == a))
+              for a in sorted(set(cols["model"][anchor].tolist()))]
+    tables["by_model_L1"] = _summary_rows(specs, options)
+    tables["deltas"] = _delta_table(models, samples, [(base, treat) for base, treat in DELTAS
+                                                      if base in conditions and treat in conditions], options)
     balanced = []
     labels = city_labels(models) if len(models["condition"]) else np.empty(0, dtype=object)
     for c in conditions:

@@ -1,0 +1,147 @@
+"""How long a panel takes under each memory plan, predicted before any weight is loaded
+(docs/memory-plans.md, "Time per panel"). Stdlib only: the plan table reads it without torch.
+
+A pipeline call of *b* images runs the text encoders, *s* denoiser steps and one VAE decode per
+image. With ``step`` one denoiser step of one image with the whole denoiser on the device
+(compute-bound at 1024², so a call of *b* images takes *b* × ``step`` per step) and ``call`` the
+text encoding and decode of one image, a call takes, in seconds:
+
+- ``gpu``: *b* × ``call`` + *s* × *b* × ``step``
+- ``model-offload``: the same + every weight moved onto the device once per call, at the
+  bandwidth offloading reached (``model_offload``; pageable copies through accelerate's hooks)
+- ``group-offload``: *b* × ``call`` + the text encoders' weights at ``group_call`` + *s* ×
+  max(``group_factor`` × *b* × ``step``, the denoiser's weights at the link's bandwidth ``link``):
+  the next block is fetched on a CUDA stream while the current one computes, so a step costs the
+  larger of the two, with the hooks' own overhead in ``group_factor``
+- ``sequential``: *b* × ``call`` + the text encoders' weights at ``sequential`` + *s* × (*b* ×
+  ``step`` + the denoiser's weights at ``sequential``): one layer at a time, no overlap
+
+A panel of *n* images takes ceil(*n* / *b*) calls. ``step`` and ``call`` are measured per
+generator on an H200 by ``make gpu-check`` (the ``gpu`` plan's runs; random weights, real shapes);
+the bandwidths and ``group_factor`` are the medians of what the offload runs imply
+(``core/generation/plan_calibration.py`` derives them; ``resources/generation/plan_times.json``
+holds them). A generator without a measurement (a custom folder) takes 2 × denoiser parameters ×
+tokens × guidance rows FLOPs per image and step at the H200's median measured throughput. Another
+GPU scales the compute by the ratio of its published peak to the H200's (:data:`PEAK_TFLOPS`);
+transfers keep the H200 host's figures (no probe is run).
+"""
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ..resources import resource
+from .component_sizes import GeneratorSizes
+
+DATA_FILE = ("generation", "plan_times.json")
+#: published dense fp16/bf16 tensor peaks (TFLOPS, fp32 accumulate) from the vendors' datasheets:
+#: a device's compute time is the H200's × (H200 peak / its peak). Longest names first.
+PEAK_TFLOPS = {
+    "H100 PCIe": 756.0, "H200": 989.0, "H100": 989.0, "A100": 312.0, "L40S": 362.0, "L4": 121.0,
+    "RTX 4090": 165.2, "V100": 125.0, "T4": 65.0,
+}
+REFERENCE_DEVICE = "H200"
+#: float32 runs without tensor cores (TF32 off): the H200's 67 TFLOPS of fp32 against 989 of bf16
+FP32_SLOWER = 989.0 / 67.0
+
+
+@lru_cache(maxsize=1)
+def calibration() -> dict:
+    """The recorded figures (``resources/generation/plan_times.json``)."""
+    return json.loads(resource(*DATA_FILE).read_text(encoding="utf-8"))
+
+
+@dataclass(frozen=True)
+class DeviceSpeed:
+    """How this device's compute and transfers compare with the recorded H200's (multipliers of
+    seconds), and where the figures come from."""
+
+    compute: float = 1.0
+    transfer: float = 1.0
+    basis: str = ""
+
+
+def device_speed(device_name: str = "") -> DeviceSpeed:
+    """The scale for a CUDA device named ``device_name`` (``torch.cuda.get_device_name``)."""
+    cal = calibration()
+    recorded = f"the H200 figures of `make gpu-check` ({cal['measured']})"
+    name = str(device_name or "")
+    for key in sorted(PEAK_TFLOPS, key=len, reverse=True):
+        if key.lower() in name.lower():
+            if key == REFERENCE_DEVICE:
+                return DeviceSpeed(1.0, 1.0, f"{recorded}, on an H200")
+            ratio = PEAK_TFLOPS[REFERENCE_DEVICE] / PEAK_TFLOPS[key]
+            return DeviceSpeed(ratio, 1.0, f"{recorded}; compute scaled by published peaks ({name}: "
+                                           f"{PEAK_TFLOPS[key]:g} vs {PEAK_TFLOPS[REFERENCE_DEVICE]:g} TFLOPS), "
+                                           "transfers as on the H200 host")
+    shown = f"{name}: " if name else ""
+    return DeviceSpeed(1.0, 1.0, f"{recorded}, unscaled ({shown}no published peak known for this device)")
+
+
+def _bytes(dtype: str) -> int:
+    return {"fp32": 4, "fp16": 2, "bf16": 2}[dtype]
+
+
+def per_image(sizes: GeneratorSizes, dtype: str, resolution: int, cal: dict | None = None) -> tuple[float, float, str]:
+    """(``step``, ``call``) seconds for one image on the H200 at ``resolution``, and their origin."""
+    cal = cal or calibration()
+    act = sizes.activation
+    rows = act.cfg_batch
+    tokens = act.tokens_at(resolution)
+    scale = tokens / max(1, act.tokens_at(1024))
+    pixels = (resolution / 1024) ** 2
+    measured = cal["generators"].get(sizes.generator)
+    if measured is not None:
+        step = measured["step_s_per_image"] * scale * (FP32_SLOWER if dtype == "fp32" else 1.0)
+        return step, measured["call_s_per_image"] * pixels, f"measured for {sizes.generator}"
+    flops = 2.0 * sizes.denoiser.params * tokens * rows
+    step = flops / cal["flops_per_s"] * (FP32_SLOWER if dtype == "fp32" else 1.0)
+    return step, cal["call_s_per_image"] * pixels, "from the denoiser's size at the median measured throughput"
+
+
+def weight_bytes(sizes: GeneratorSizes, dtype: str, fp8_denoiser: bool = False) -> dict:
+    """Bytes each kind of weight takes in ``dtype`` (what an offload plan moves)."""
+    b = _bytes(dtype)
+    den = sizes.denoiser
+    den_b = den.params * b
+    if fp8_denoiser:
+        den_b = den.fp8_params + (den.params - den.fp8_params) * b
+    tes = sum(c.params for c in sizes.role("text_encoder") + sizes.role("other")) * b
+    vae = sum(c.params for c in sizes.role("vae")) * b
+    return {"denoiser": den_b, "text_encoders": tes, "vae": vae, "all": den_b + tes + vae}
+
+
+def call_seconds(sizes: GeneratorSizes, plan: str, dtype: str, resolution: int, images: int, steps: int,
+                 speed: DeviceSpeed = DeviceSpeed(), fp8_denoiser: bool = False, cal: dict | None = None) -> float:
+    """Predicted seconds of one pipeline call of ``images`` images under ``plan`` (``cal``: other
+    figures than the recorded ones, as the calibration's own checks use)."""
+    cal = cal or calibration()
+    bw = cal["bandwidth"]
+    step, call, _ = per_image(sizes, dtype, resolution, cal)
+    step, call = step * speed.compute, call * speed.compute
+    w = weight_bytes(sizes, dtype, fp8_denoiser)
+    base = images * call
+    if plan == "gpu":
+        return base + steps * images * step
+    if plan == "model-offload":
+        return base + steps * images * step + w["all"] / bw["model_offload"] * speed.transfer
+    if plan == "group-offload":
+        fetch = w["denoiser"] / bw["link"] * speed.transfer
+        return (base + w["text_encoders"] / bw["group_call"] * speed.transfer
+                + steps * max(cal["group_factor"] * images * step, fetch))
+    if plan == "sequential":
+        move = w["denoiser"] / bw["sequential"] * speed.transfer
+        return base + w["text_encoders"] / bw["sequential"] * speed.transfer + steps * (images * step + move)
+    raise ValueError(f"unknown plan {plan!r}")
+
+
+def panel_seconds(sizes: GeneratorSizes, plan: str, dtype: str, resolution: int, samples: int, batch: int,
+                  steps: int, speed: DeviceSpeed = DeviceSpeed(), fp8_denoiser: bool = False,
+                  cal: dict | None = None) -> float:
+    """Predicted seconds of a panel of ``samples`` images made ``batch`` at a time."""
+    calls = math.ceil(samples / batch)
+    last = samples - (calls - 1) * batch
+    full = call_seconds(sizes, plan, dtype, resolution, batch, steps, speed, fp8_denoiser, cal)
+    return (calls - 1) * full + call_seconds(sizes, plan, dtype, resolution, last, steps, speed, fp8_denoiser, cal)
