@@ -74,7 +74,7 @@ def cmd_models(args) -> int:
         write_table(rows, Path(args.table))
         events.output(spec.TABLE.key, args.table)
     if args.action == "verify":
-        _raise_for_bad(notes, entries)
+        _raise_for_bad(notes, entries, models_root(args.models_dir))
     return 0
 
 
@@ -147,7 +147,7 @@ def _verify(entries, models_dir, named: bool) -> dict[str, str]:
     return notes
 
 
-def _raise_for_bad(notes: dict[str, str], entries) -> None:
+def _raise_for_bad(notes: dict[str, str], entries, models_dir=None) -> None:
     from geofidelity_plugin.core.errors import InputError
     from geofidelity_plugin.core.models.registry import download_command
 
@@ -155,7 +155,7 @@ def _raise_for_bad(notes: dict[str, str], entries) -> None:
     by_name = {e.name: e for e in entries}  # a hub id's entry: its download command names the hub id
     if bad:
         listed = " | ".join(f"{name}: {note[5:]}" for name, note in bad.items())
-        command = download_command(*(by_name.get(name, name) for name in bad))
+        command = download_command(*(by_name.get(name, name) for name in bad), models_dir=models_dir)
         raise InputError(f"files fail their checksum — {listed} — run `{command}`: it fetches those files again")
 
 

@@ -183,10 +183,10 @@ def verify_model(entry: ModelEntry, roots: list[Path], client: HubClient | None 
     state = local_state(entry, roots)
     if state.status == "partial":
         raise InputError(f"the download of {entry.name} ({entry.repo_id}) has not finished ({state.note}) — run "
-                         f"`{download_command(entry)}`: it goes on where it stopped")
+                         f"`{download_command(entry, models_dir=roots[0] if roots else None)}`: it goes on where it stopped")
     if state.path is None or state.status not in ("present", "corrupt"):
         raise InputError(f"{entry.name} ({entry.repo_id}) is not in the models folder ({state.status}) — "
-                         f"download it: `{download_command(entry)}`")
+                         f"download it: `{download_command(entry, models_dir=roots[0] if roots else None)}`")
     result = VerifyResult(entry, state)
     record = read_record(state.root, entry.repo_id, state.commit) if state.recorded else None
     if record is not None:

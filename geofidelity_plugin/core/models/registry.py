@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import asdict, dataclass
+from pathlib import Path
 
 from ..errors import InputError
 from ..generation.generators import GB, GENERATORS, published_size as _params
@@ -137,10 +138,21 @@ def download_ref(model) -> str:
     return entry.name if entry.registered else entry.repo_id
 
 
-def download_command(*models, extra: str = "") -> str:
-    """The one spelling of "download this model" in every message: a command that runs as written."""
+def download_command(*models, extra: str = "", models_dir=None) -> str:
+    """The one spelling of "download this model" in every message: a command that runs as written.
+    ``models_dir``: the models folder the failing command used; named with ``--models-dir`` when it
+    is not the one a plain ``models download`` fills, so that the download lands where that command looks."""
     refs = list(dict.fromkeys(download_ref(m) for m in models))
-    return " ".join(["python -m geofidelity_plugin models download", *refs, *([extra] if extra else [])])
+    where = []
+    if models_dir is not None:
+        import shlex
+
+        from .cache import models_root
+
+        folder = Path(models_dir).expanduser()
+        if folder.resolve() != models_root(None).resolve():
+            where = ["--models-dir", shlex.quote(str(folder))]
+    return " ".join(["python -m geofidelity_plugin models download", *refs, *where, *([extra] if extra else [])])
 
 
 def select(names) -> list[ModelEntry]:
