@@ -42,7 +42,7 @@ def register(sub) -> None:
 
 
 def cmd_models(args) -> int:
-    from geofidelity_plugin.core.models.cache import folder_repo_ids, models_root, search_roots
+    from geofidelity_plugin.core.models.cache import folder_repo_ids, models_root, other_models_dir, search_roots
     from geofidelity_plugin.core.models.download import describe
     from geofidelity_plugin.core.models.registry import model_entry, select
 
@@ -74,7 +74,7 @@ def cmd_models(args) -> int:
         write_table(rows, Path(args.table))
         events.output(spec.TABLE.key, args.table)
     if args.action == "verify":
-        _raise_for_bad(notes, entries, models_root(args.models_dir))
+        _raise_for_bad(notes, entries, other_models_dir(models_root(args.models_dir)))
     return 0
 
 

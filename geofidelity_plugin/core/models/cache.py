@@ -45,6 +45,15 @@ def models_root(models_dir: str | os.PathLike | None = None) -> Path:
     return Path(given).expanduser() if given else hub_cache()
 
 
+def other_models_dir(folder) -> Path | None:
+    """``folder`` when it is not the models folder a plain ``models download`` fills, else None
+    (what download advice must name with ``--models-dir``)."""
+    if folder is None:
+        return None
+    folder = Path(folder).expanduser()
+    return None if folder.resolve() == models_root(None).resolve() else folder
+
+
 def search_roots(models_dir: str | os.PathLike | None = None) -> list[Path]:
     """Where a model may be present: the models folder, then the Hugging Face cache."""
     roots = [models_root(models_dir)]

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from ..errors import InputError
 from ..progress import Progress, check_cancel
-from .cache import (LocalState, blob_checksum, check_file, local_state, models_root,
+from .cache import (LocalState, other_models_dir, blob_checksum, check_file, local_state, models_root,
                     offline, pipeline_components, read_record, repo_folder, search_roots, write_record, write_ref)
 from .hub import HubClient, HubUnreachable, hub_endpoint, link_into_snapshot
 from .registry import ModelEntry, download_command, is_commit
@@ -183,10 +183,10 @@ def verify_model(entry: ModelEntry, roots: list[Path], client: HubClient | None 
     state = local_state(entry, roots)
     if state.status == "partial":
         raise InputError(f"the download of {entry.name} ({entry.repo_id}) has not finished ({state.note}) — run "
-                         f"`{download_command(entry, models_dir=roots[0] if roots else None)}`: it goes on where it stopped")
+                         f"`{download_command(entry, models_dir=other_models_dir(roots[0] if roots else None))}`: it goes on where it stopped")
     if state.path is None or state.status not in ("present", "corrupt"):
         raise InputError(f"{entry.name} ({entry.repo_id}) is not in the models folder ({state.status}) — "
-                         f"download it: `{download_command(entry, models_dir=roots[0] if roots else None)}`")
+                         f"download it: `{download_command(entry, models_dir=other_models_dir(roots[0] if roots else None))}`")
     result = VerifyResult(entry, state)
     record = read_record(state.root, entry.repo_id, state.commit) if state.recorded else None
     if record is not None:

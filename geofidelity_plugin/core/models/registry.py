@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import asdict, dataclass
-from pathlib import Path
 
 from ..errors import InputError
 from ..generation.generators import GB, GENERATORS, published_size as _params
@@ -140,18 +139,13 @@ def download_ref(model) -> str:
 
 def download_command(*models, extra: str = "", models_dir=None) -> str:
     """The one spelling of "download this model" in every message: a command that runs as written.
-    ``models_dir``: the models folder the failing command used; named with ``--models-dir`` when it
-    is not the one a plain ``models download`` fills, so that the download lands where that command looks."""
+    ``models_dir``: the models folder the failing command used, when it is not the one a plain
+    ``models download`` fills (:func:`.cache.other_models_dir`); it is named with ``--models-dir``
+    so that the download lands where that command looks."""
+    import shlex
+
     refs = list(dict.fromkeys(download_ref(m) for m in models))
-    where = []
-    if models_dir is not None:
-        import shlex
-
-        from .cache import models_root
-
-        folder = Path(models_dir).expanduser()
-        if folder.resolve() != models_root(None).resolve():
-            where = ["--models-dir", shlex.quote(str(folder))]
+    where = ["--models-dir", shlex.quote(str(models_dir))] if models_dir is not None else []
     return " ".join(["python -m geofidelity_plugin models download", *refs, *where, *([extra] if extra else [])])
 
 

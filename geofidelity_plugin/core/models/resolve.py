@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 
 from ..errors import InputError
-from .cache import local_state, models_root, offline, search_roots
+from .cache import local_state, models_root, offline, other_models_dir, search_roots
 from .registry import download_command, model_entry
 
 log = logging.getLogger("geofidelity")
@@ -55,7 +55,7 @@ def local_model(ref: str | os.PathLike, revision: str | None = None,
     status = {"partial": "its download has not finished", "corrupt": "it failed verify"}.get(state.status, "")
     raise ModelNotPresent(
         f"model {entry.repo_id} is not in the models folder {where}{why}{': ' + status if status else ''} — "
-        f"download it with `{download_command(entry, models_dir=where)}` (in QGIS: GeoFidelity › "
+        f"download it with `{download_command(entry, models_dir=other_models_dir(where))}` (in QGIS: GeoFidelity › "
         f"0 · Models, action download); without internet here, download it on another machine and copy its "
         f"models--{entry.repo_id.replace('/', '--')} folder into {where}, or give a local model folder instead")
 
