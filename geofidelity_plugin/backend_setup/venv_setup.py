@@ -250,9 +250,15 @@ class BackendSetup:
             env["PIP_CONFIG_FILE"] = os.devnull
         return argv, env
 
+    def requirement_lines(self) -> list[str]:
+        """The profile's pins, plus what this torch build alone installs (``extra_requirements``:
+        the CUDA builds' torchvision, for JPEG decoding on the GPU)."""
+        build = torch_flavours(self.platform)[self.torch] if self.profile.has("torch") else {}
+        return [r.line for r in self.profile.requirements] + list(build.get("extra_requirements", []))
+
     def _install(self) -> None:
         pins = self.venv / f"geofidelity-requirements-{self.profile.name}.txt"
-        pins.write_text("\n".join(r.line for r in self.profile.requirements) + "\n", encoding="utf-8")
+        pins.write_text("\n".join(self.requirement_lines()) + "\n", encoding="utf-8")
         argv, env = self.pip_command(pins)
         self._progress(0.05, "resolving and downloading")
         self._log(f"installing the {self.profile.name} profile ({len(self.profile.requirements)} requirements, "

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from geofidelity_plugin.core.evaluation.options import (AUTO_MODEL, DEFAULT_BATCH_SIZE, DEFAULT_FEATURE_MODEL,
                                                         PRECISIONS, PROTOCOLS, RETRIEVAL_MODES, EvaluationOptions)
+from geofidelity_plugin.core.vision.precision import DECODE_CHOICES, DEFAULT_DECODE
 from geofidelity_plugin.spec.options import UNCHECKED_MINIMUM, CommandSpec, Option, Result
 from geofidelity_plugin.spec.shared import DEVICE, ONLY_SEGMENTS, STORE
 
@@ -92,6 +93,11 @@ EVALUATE = CommandSpec(
                "Decode JPEGs at full size (slower; default decodes at a reduced scale ≥ the resize target)",
                help="decode JPEGs at full size (default: reduced DCT scale ≥ the resize target; faster, embedding "
                     "cosine ≥ 0.9997 to the exact path)", advanced=True),
+        Option("DECODE", "--decode", "choice", "Where JPEGs are decoded",
+               help="auto: on a CUDA GPU by its JPEG decoder (nvJPEG), overlapped with the model, else on the CPU in "
+                    "worker processes; cpu or device force one. The GPU path's embeddings differ slightly (cosine "
+                    "stated in docs/method.md §5), so they are cached apart; the path is in the manifest",
+               default=DEFAULT_DECODE, choices=DECODE_CHOICES, advanced=True),
         Option("MAX_MEMORY", "--max-memory", "text", "Maximum working memory",
                help="working memory of the metric pass and the bootstrap tables, e.g. 1GB or 512MB: their chunk "
                     "sizes only, never the results (docs/method.md §7); recorded in the manifest",

@@ -175,3 +175,21 @@ def test_qgis_proxy_reaches_pip_and_its_password_never_the_log(tmp_path):
     assert env["HTTPS_PROXY"] == "http://ana:pw-9183@127.0.0.1:3128" and env["PYTHONNOUSERSITE"] == "1"
     setup._log("WARNING: Retrying after ProxyError('Cannot connect to proxy http://ana:pw-9183@127.0.0.1:3128')")
     assert lines == ["WARNING: Retrying after ProxyError('Cannot connect to proxy http://***@127.0.0.1:3128')"]
+
+
+def test_torchvision_only_with_a_cuda_build(tmp_path):
+    """The GPU's JPEG decoder (method §5 Decoding) needs torchvision matched to the locked torch; the
+    CPU builds never get it (PyPI's torchvision does not import beside them)."""
+    locked = next(line for line in (Path(__file__).resolve().parents[2] / "requirements.lock").read_text().splitlines()
+                  if line.startswith("torch=="))
+    minor = int(locked.split("==")[1].split(".")[1])
+    for platform, torch in (("linux", "cuda"), ("win32", "cuda")):
+        lines = BackendSetup(tmp_path / "env", "/opt/python3.12/bin/python3", "full", torch=torch,
+                             platform=platform).requirement_lines()
+        assert f"torchvision==0.{minor - 13 + 28}.0" in lines and locked in lines
+    for platform, torch in (("linux", "cpu"), ("linux", "configured"), ("win32", "cpu"), ("darwin", "mps")):
+        lines = BackendSetup(tmp_path / "env", "/opt/python3.12/bin/python3", "full", torch=torch,
+                             platform=platform).requirement_lines()
+        assert not any(line.startswith("torchvision") for line in lines), (platform, torch)
+    light = BackendSetup(tmp_path / "env", "/opt/python3.12/bin/python3", "light", torch="cuda", platform="linux")
+    assert not any(line.startswith("torch") for line in light.requirement_lines())

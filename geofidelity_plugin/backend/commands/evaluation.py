@@ -34,7 +34,7 @@ def cmd_evaluate(args) -> int:
         run = run_evaluation(args.store, args.out, feature_model=args.feature_model, options=options,
                              semantic_model=args.semantic_model, layer_model=args.model,
                              layer_condition=args.condition, batch_size=args.batch_size, device=args.device,
-                             fast_jpeg_decode=not args.exact_decode, progress=progress,
+                             fast_jpeg_decode=not args.exact_decode, decode=args.decode, progress=progress,
                              lock_timeout_s=args.lock_timeout, clip_model=args.clip_model,
                              ray=ray_address(args), ray_workers=args.ray_workers,
                              recorded_options=recorded(args, spec.EVALUATE), only_segments=args.only_segments)

@@ -12,6 +12,7 @@ from geofidelity_plugin.core.events import announce_stage
 from geofidelity_plugin.core.progress import NullProgress, Progress
 from geofidelity_plugin.core.evaluation.evaluate import EvaluationOptions, evaluate_store, evaluation_manifest
 from geofidelity_plugin.core.vision.model_refs import check_semantic_model
+from geofidelity_plugin.core.vision.precision import DEFAULT_DECODE
 from geofidelity_plugin.core.evaluation.outputs import check_evaluation_folder, write_outputs
 from geofidelity_plugin.core.evaluation.preflight import check_store_ready
 from geofidelity_plugin.core.store.sqlite_locks import DEFAULT_LOCK_TIMEOUT_S
@@ -50,13 +51,14 @@ def run_evaluation(store_path: str | Path, out_dir: str | Path, feature_model: s
                    layer_model: str | None = None, layer_condition: str | None = None,
                    batch_size: int = DEFAULT_BATCH_SIZE, device: str | None = None,
                    cache_path: str | Path | None = None,
-                   stand_in_note: str | None = None, fast_jpeg_decode: bool = True,
+                   stand_in_note: str | None = None, fast_jpeg_decode: bool = True, decode: str = DEFAULT_DECODE,
                    progress: Progress | None = None,
                    lock_timeout_s: float = DEFAULT_LOCK_TIMEOUT_S, clip_model: str | None = "auto",
                    ray: str | None = None, ray_workers: int | None = None,
                    recorded_options: dict | None = None, only_segments=None) -> EvaluationRun:
     """``fast_jpeg_decode``: decode large JPEGs at a reduced DCT scale that still covers the
     processor's resize target (embedding cosine vs a full decode ≥ 0.9997); off = exact.
+    ``decode``: where JPEGs are decoded — auto, cpu or device (method §5 "Decoding").
     ``lock_timeout_s``: how long to wait for a store or feature cache that another run is using.
     ``semantic_model`` / ``clip_model``: ``"auto"`` (the default) uses the Mapillary-Vistas
     Mask2Former (GADS) and CLIP ViT-B/32 (the CLIP check) when the model manager has them, and
@@ -109,7 +111,7 @@ def run_evaluation(store_path: str | Path, out_dir: str | Path, feature_model: s
             announce_stage(progress, "loading the feature model", str(feature_model))
             extractor = FeatureExtractor(feature_model, device=device if ray_run is None else ray_run.driver_device,
                                          batch_size=batch_size, cache=cache, precision=options.precision,
-                                         l2_normalise=False, fast_jpeg_decode=fast_jpeg_decode)
+                                         l2_normalise=False, fast_jpeg_decode=fast_jpeg_decode, decode=decode)
             if ray_run is not None:
                 extractor = ray_run.wrap(extractor)
             models = [extractor.model_info()]
@@ -139,6 +141,7 @@ def run_evaluation(store_path: str | Path, out_dir: str | Path, feature_model: s
                 from geofidelity_plugin.core.evaluation.release.outputs import write_release_outputs
 
                 result = evaluate_release(store, extractor, options, ratio_model=ratio_model, progress=progress)
+                models[0] = extractor.model_info()  # now with what decoding did (method §5)
                 manifest = evaluation_manifest(result, options, store, models, notes)
                 manifest["options"] = {**(recorded_options or {}), **manifest["options"]}
                 if ray_run is not None:
@@ -149,6 +152,7 @@ def run_evaluation(store_path: str | Path, out_dir: str | Path, feature_model: s
                                     clip_scorer=clip_scorer, only=only)
             result.notes[:0] = [n for n in (semantic_note, clip_note) if n]  # in tables.md too
             model, condition = pick_layer_panel(result.rows, layer_model, layer_condition)
+            models[0] = extractor.model_info()  # now with what decoding did (method §5)
             manifest = evaluation_manifest(result, options, store, models, notes)
             manifest["options"] = {**(recorded_options or {}), **manifest["options"]}
             if ray_run is not None:

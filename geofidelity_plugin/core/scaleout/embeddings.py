@@ -21,8 +21,10 @@ from typing import Sequence
 
 import numpy as np
 
+
 from ..errors import Cancelled, GeoFidelityError
 from ..progress import Progress
+from ..vision.decode_device import DEVICE_PATH
 from .cluster import RayCluster
 from .units import REPORT_EVERY_S, status_line
 
@@ -74,7 +76,10 @@ class RayEmbedder:
         self.dim = extractor.dim
         self.options = {"model": extractor.model_ref, "device": device, "batch_size": extractor.batch_size,
                         "precision": extractor.precision, "l2_normalise": False, "max_pixels": extractor.max_pixels,
-                        "fast_jpeg_decode": extractor.fast_jpeg_decode}
+                        "fast_jpeg_decode": extractor.fast_jpeg_decode,
+                        # the workers' pixels must match the driver's cache keys: the GPU decoder only
+                        # where the driver keyed for it
+                        "decode": "device" if extractor.decode_path == DEVICE_PATH else "cpu"}
         self.scheduled = 0  # batches sent to Ray by the last call (0: everything came from the cache)
         self.batches: list[dict] = []  # per-batch timing, for the manifest
         self.workers_seen: dict[str, dict] = {}  # "node_id:pid" → node report

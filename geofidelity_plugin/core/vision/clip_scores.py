@@ -158,7 +158,7 @@ class ClipScorer:
     def _run(self, images, prompts: list[str]) -> list[float]:
         torch = self._torch
         inputs = self.processor(text=prompts, images=images, return_tensors="pt", padding=True, truncation=True)
-        with torch.inference_mode(), exact_fp32(torch, self.device):
+        with torch.inference_mode(), exact_fp32(torch, self.device, tf32=self.precision == "tf32"):
             out = self.model(input_ids=inputs["input_ids"].to(self.device),
                              attention_mask=inputs["attention_mask"].to(self.device),
                              pixel_values=inputs["pixel_values"].to(self.device, self.dtype))

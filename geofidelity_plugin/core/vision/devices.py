@@ -40,7 +40,7 @@ def check_device(device: str | None) -> str | None:
     return device
 
 
-_TORCH_DTYPES = {"fp32": "float32", "bf16": "bfloat16", "fp16": "float16"}
+_TORCH_DTYPES = {"fp32": "float32", "tf32": "float32", "bf16": "bfloat16", "fp16": "float16"}
 
 
 def torch_dtype(torch, precision: str, device) -> Any:
@@ -54,9 +54,10 @@ def torch_dtype(torch, precision: str, device) -> Any:
 
 
 @contextlib.contextmanager
-def exact_fp32(torch, device):
+def exact_fp32(torch, device, tf32: bool = False):
     """fp32 that stays fp32 on a GPU: TF32 (10-bit mantissa inputs) off for cuDNN convolutions —
-    on by default on Ampere and newer — and for cuBLAS matmuls, inside this block only. The
+    on by default on Ampere and newer — and for cuBLAS matmuls, inside this block only; with
+    ``tf32`` (the precision tf32, an explicit choice) both are switched on instead. The
     operator-level settings of recent PyTorch are used where they exist (mixing them with the
     older ``allow_tf32`` flags is an error there)."""
     if torch.device(device).type != "cuda":
@@ -64,9 +65,9 @@ def exact_fp32(torch, device):
         return
     cudnn, matmul = torch.backends.cudnn, torch.backends.cuda.matmul
     if hasattr(getattr(cudnn, "conv", None), "fp32_precision"):
-        targets, name, exact = (cudnn.conv, matmul), "fp32_precision", "ieee"
+        targets, name, exact = (cudnn.conv, matmul), "fp32_precision", "tf32" if tf32 else "ieee"
     else:
-        targets, name, exact = (cudnn, matmul), "allow_tf32", False
+        targets, name, exact = (cudnn, matmul), "allow_tf32", bool(tf32)
     saved = [getattr(target, name) for target in targets]
     try:
         for target in targets:

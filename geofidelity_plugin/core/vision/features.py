@@ -27,8 +27,7 @@ import hashlib
 import json
 import logging
 import os
-from collections import deque
-from concurrent.futures import ThreadPoolExecutor
+import weakref
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -41,7 +40,12 @@ from geofidelity_plugin.core.progress import Progress, check_cancel
 from geofidelity_plugin.core.vision.embedding_lookup import EmbeddingResult, lookup_cached
 from geofidelity_plugin.core.vision.feature_cache import CacheKey, FeatureCache
 from geofidelity_plugin.core.vision.devices import exact_fp32, torch_dtype  # noqa: F401 (public here too)
-from geofidelity_plugin.core.vision.images import DEFAULT_MAX_PIXELS, LOADER_VERSION, ImageError, load_rgb
+from geofidelity_plugin.core.vision.batch_sources import (DEFAULT_DECODE, BatchSource, check_decode, choose_path,
+                                                         default_workers)
+from geofidelity_plugin.core.vision.decode_device import DEVICE_PATH
+from geofidelity_plugin.core.vision.decode_workers import WorkerDecoder
+from geofidelity_plugin.core.vision.images import DEFAULT_MAX_PIXELS, LOADER_VERSION
+from geofidelity_plugin.core.vision.preprocess import recipe_of
 from geofidelity_plugin.core.vision.model_refs import looks_like_path
 from geofidelity_plugin.core.vision.precision import (DEFAULT_BATCH_SIZE, DEFAULT_FEATURE_MODEL, DEFAULT_PRECISION,
                                                       check_precision)
@@ -66,7 +70,7 @@ class FeatureExtractor:
                  precision: str = DEFAULT_PRECISION,
                  l2_normalise: bool = False, max_pixels: int | None = DEFAULT_MAX_PIXELS,
                  prefetch: bool | None = None, decode_workers: int | None = None,
-                 fast_jpeg_decode: bool = True):
+                 fast_jpeg_decode: bool = True, decode: str = DEFAULT_DECODE, decode_depth: int = 2):
         if batch_size < 1:
             raise InputError(f"batch_size must be at least 1, not {batch_size}")
         self.model_ref = str(model)
@@ -75,18 +79,15 @@ class FeatureExtractor:
         self.l2_normalise = bool(l2_normalise)
         self.max_pixels = max_pixels
         self.fast_jpeg_decode = bool(fast_jpeg_decode)
+        self.decode = check_decode(decode)
+        self.decode_depth = max(1, int(decode_depth))
         self._load(device, precision)
-        # On a GPU decoding is the bottleneck: several batches are decoded while the model runs.
-        # On a CPU the model already keeps every core busy, and a decode thread beside it was
-        # measured to slow the whole down (bench_features.py); it is used only with spare cores.
-        if prefetch is None:
-            import torch
-
-            prefetch = self.device.type != "cpu" or (os.cpu_count() or 1) > torch.get_num_threads()
-        self.prefetch = bool(prefetch)
-        if decode_workers is None:
-            decode_workers = 1 if self.device.type == "cpu" else min(8, os.cpu_count() or 1)
-        self.decode_workers = max(1, int(decode_workers))
+        # decoding beside the model (method §5 "Decoding"): in worker processes, one task per
+        # image, unless switched off (prefetch=False) — then between two forward passes
+        self.prefetch = True if prefetch is None else bool(prefetch)
+        self.decode_workers = max(1, int(decode_workers or default_workers(self.device.type)))
+        self.last_decode: dict[str, Any] = {}
+        self._pool: WorkerDecoder | None = None
 
     # -- loading ----------------------------------------------------------------------------
     def _load(self, device: str | None, precision: str) -> None:
@@ -119,6 +120,9 @@ class FeatureExtractor:
         self.dtype = torch_dtype(torch, self.precision, self.device)
         self.model = model.to(device=self.device, dtype=self.dtype).eval()
         self.processor = processor
+        self.recipe = recipe_of(processor)
+        self._table = self.recipe.table() if self.recipe is not None else None
+        self.decode_path, self.decode_reason = choose_path(self.decode, self.device, self.recipe)
         self.dim = int(getattr(model.config, "hidden_size", 0)) or None
         self._info = self._describe(folder, model, processor)
         log.info("feature model %s loaded on %s (%s)", self._info["label"], self.device, self.dtype)
@@ -155,6 +159,10 @@ class FeatureExtractor:
                      "jpeg_draft_shortest_edge": self.draft_shortest_edge,
                      "compute_dtype": str(self.dtype).replace("torch.", ""),
                      "embedding": "pooler_output"}
+        if self.decode_path == DEVICE_PATH:  # other pixels than the CPU path's: cached apart (method §5)
+            signature["decode"] = DEVICE_PATH
+        if self.precision == "tf32":  # TF32 matmuls on a GPU: other numbers than exact fp32
+            signature["tf32"] = True
         digest = hashlib.sha256(json.dumps(signature, sort_keys=True, default=str).encode()).hexdigest()
         return {"id": self.model_ref if folder is None else str(folder), "label": label,
                 "cache_model_id": cache_model_id, "revision": revision,
@@ -165,11 +173,14 @@ class FeatureExtractor:
                 "loader": LOADER_VERSION, "max_pixels": self.max_pixels,
                 "fast_jpeg_decode": self.fast_jpeg_decode,
                 "jpeg_draft_shortest_edge": self.draft_shortest_edge,
+                "decode": {"option": self.decode, "path": self.decode_path, "why": self.decode_reason},
                 "cache_signature": "sha256:" + digest[:32]}
 
     def model_info(self) -> dict[str, Any]:
-        """What a manifest needs to reproduce the embeddings (method §5, STYLE manifests)."""
-        return json.loads(json.dumps(self._info, default=str))
+        """What a manifest needs to reproduce the embeddings (method §5), with what the last
+        embedding run's decoding did (the path taken, fallbacks to the CPU and their reasons)."""
+        info = dict(self._info, decode=dict(self._info["decode"], last_run=self.last_decode or None))
+        return json.loads(json.dumps(info, default=str))
 
     def _key(self, image_sha256: str) -> CacheKey:
         info = self._info
@@ -195,21 +206,28 @@ class FeatureExtractor:
                           f"{self._info['label']}, {len(result.failed)} unreadable")
 
         chunks = [todo[i:i + self.batch_size] for i in range(0, len(todo), self.batch_size)]
-        for done, (shas, pixels, failures) in enumerate(self._prepared(chunks, names, rows_of), 1):
-            for sha, reason in failures.items():
-                for i in rows_of[sha]:
-                    result.failed[names[i]] = reason
-            if shas:
-                vectors = self._forward(pixels)
-                if self.cache is not None:
-                    self.cache.put_many([(self._key(s), v) for s, v in zip(shas, vectors)])
-                for sha, vector in zip(shas, vectors):
+        name_of = lambda sha: names[rows_of[sha][0]]  # noqa: E731
+        # a cancel is seen after each batch (check_cancel below); closing the batches then stops
+        # the decode workers or thread and drops what they had queued
+        batches = BatchSource(self).batches(chunks, name_of, lambda: False)
+        try:
+            for done, (shas, pixels, failures) in enumerate(batches, 1):
+                for sha, reason in failures.items():
                     for i in rows_of[sha]:
-                        result.embeddings[i] = vector
-                        result.computed += 1
-            if progress is not None:
-                progress.set_progress(5.0 + 95.0 * done / len(chunks))
-            check_cancel(progress, "embedding images")
+                        result.failed[names[i]] = reason
+                if shas:
+                    vectors = self._forward(pixels)
+                    if self.cache is not None:
+                        self.cache.put_many([(self._key(s), v) for s, v in zip(shas, vectors)])
+                    for sha, vector in zip(shas, vectors):
+                        for i in rows_of[sha]:
+                            result.embeddings[i] = vector
+                            result.computed += 1
+                if progress is not None:
+                    progress.set_progress(5.0 + 95.0 * done / len(chunks))
+                check_cancel(progress, "embedding images")
+        finally:
+            batches.close()  # stops the decode workers or thread at once, also on cancel
         if progress is not None:
             progress.set_progress(100.0)
         for reason_path, reason in result.failed.items():  # the caller reports them, once
@@ -217,46 +235,32 @@ class FeatureExtractor:
         result.embeddings = self._finish(result.embeddings)
         return result
 
-    def _prepared(self, chunks, names, rows_of):
-        """Yield (hashes, pixel_values, failures) per chunk, in order; the next chunks are
-        decoded and preprocessed in background threads while the model runs on this one."""
-        def prepare(chunk):
-            images, shas, failures = [], [], {}
-            for sha in chunk:
-                try:
-                    images.append(load_rgb(names[rows_of[sha][0]], self.max_pixels,
-                                           self.draft_shortest_edge))
-                    shas.append(sha)
-                except ImageError as exc:
-                    failures[sha] = exc.reason
-            return shas, (self._pixels(images) if images else None), failures
+    def worker_pool(self) -> WorkerDecoder:
+        """The decode processes of this extractor, started at its first run that needs them and
+        kept for the next ones (a start costs about half a second); :meth:`close` ends them."""
+        if self._pool is None:
+            self._pool = WorkerDecoder(self.decode_workers, window=2 * self.batch_size + self.decode_workers)
+            self._pool_finalizer = weakref.finalize(self, self._pool.close)
+        return self._pool
 
-        if not self.prefetch or len(chunks) < 2:
-            for chunk in chunks:
-                yield prepare(chunk)
-            return
-        workers = self.decode_workers
-        with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="geofidelity-decode") as pool:
-            pending = deque(pool.submit(prepare, c) for c in chunks[:workers])
-            queued = len(pending)
-            try:
-                while pending:
-                    current = pending.popleft().result()
-                    if queued < len(chunks):
-                        pending.append(pool.submit(prepare, chunks[queued]))
-                        queued += 1
-                    yield current
-            finally:
-                for future in pending:
-                    future.cancel()
+    def close(self) -> None:
+        """End the decode processes, if any (also done when the extractor is collected)."""
+        if self._pool is not None:
+            self._pool.close()
 
     def _pixels(self, images: list):
-        return self.processor(images=images, return_tensors="pt")["pixel_values"]
+        """The model's input for RGB images: the plain recipe where the processor follows one (the
+        same numbers, bit for bit, without its overhead; :mod:`.preprocess`), else the processor."""
+        if self.recipe is None:
+            return self.processor(images=images, return_tensors="pt")["pixel_values"]
+        import torch
+
+        return torch.from_numpy(np.stack([self.recipe.pixels(image, self._table) for image in images]))
 
     def _forward(self, pixel_values) -> np.ndarray:
         import torch
 
-        with torch.inference_mode(), exact_fp32(torch, self.device):
+        with torch.inference_mode(), exact_fp32(torch, self.device, tf32=self.precision == "tf32"):
             pixel_values = pixel_values.to(device=self.device, dtype=self.dtype, non_blocking=True)
             outputs = self.model(pixel_values=pixel_values)
             pooled = getattr(outputs, "pooler_output", None)

@@ -248,7 +248,7 @@ class SemanticRatioModel:
             masks = [it[2] for it in items]
             pixel_mask = (torch.cat(masks).to(self.device)
                           if all(m is not None for m in masks) else None)
-            with torch.inference_mode(), exact_fp32(torch, self.device):
+            with torch.inference_mode(), exact_fp32(torch, self.device, tf32=self.precision == "tf32"):
                 outputs = self.model(pixel_values=pixel_values, pixel_mask=pixel_mask)
                 sizes = [_target_size(h, w, self.label_map_max_side) for *_, (h, w) in items]
                 maps = self.processor.post_process_semantic_segmentation(

@@ -24,7 +24,7 @@ from PIL import Image, ImageFile
 
 from conftest import PHOTOS, REPO, external
 from geofidelity_plugin.core.errors import Cancelled, InputError
-from geofidelity_plugin.core.vision import features as features_module
+from geofidelity_plugin.core.vision import batch_sources, features as features_module
 from geofidelity_plugin.core.vision.feature_cache import CacheKey, FeatureCache
 from geofidelity_plugin.core.vision.features import FeatureExtractor
 from geofidelity_plugin.core.vision.images import ImageError, content_hash, load_rgb
@@ -178,10 +178,12 @@ def test_warm_cache_computes_nothing(tiny_model, good_images, tmp_path, monkeypa
     cold = extractor.embed_paths(good_images)
     assert (cold.computed, cold.cached) == (5, 0)
 
-    decoded = []
-    real_load = features_module.load_rgb
-    monkeypatch.setattr(features_module, "load_rgb",
-                        lambda *a, **k: decoded.append(a[0]) or real_load(*a, **k))
+    decoded = []  # every decode path goes through BatchSource: in this process, or handed to workers
+    real_in_process, real_results = batch_sources.BatchSource.in_process, batch_sources.WorkerDecoder.results
+    monkeypatch.setattr(batch_sources.BatchSource, "in_process",
+                        lambda self, chunk, name_of: decoded.extend(chunk) or real_in_process(self, chunk, name_of))
+    monkeypatch.setattr(batch_sources.WorkerDecoder, "results",
+                        lambda self, tasks, stopped=None: decoded.extend(tasks) or real_results(self, tasks))
     warm = extractor.embed_paths(good_images)
     assert (warm.computed, warm.cached, decoded) == (0, 5, [])
     assert np.array_equal(warm.embeddings, cold.embeddings)

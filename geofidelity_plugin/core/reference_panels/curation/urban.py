@@ -182,7 +182,7 @@ class UrbanSceneScorer:
         for start in range(0, len(images), self.batch_size):
             batch = list(images[start:start + self.batch_size])
             pixels = self.processor(images=batch, return_tensors="pt")["pixel_values"]
-            with torch.inference_mode(), exact_fp32(torch, self.device):
+            with torch.inference_mode(), exact_fp32(torch, self.device, tf32=self.precision == "tf32"):
                 result = self.model(pixel_values=pixels.to(self.device, dtype=self.dtype), **self._text_inputs)
                 probs = torch.softmax(result.logits_per_image.float(), dim=-1).cpu().numpy()
             out.extend(self._to_score(row) for row in probs)
