@@ -95,10 +95,13 @@ bench: setup
 
 # GPU figures (issue 10): the six generators built from resources/generation/configs with random
 # weights, every memory plan and VRAM budget, plus DINOv2 throughput; bench_output/gpu_check.md.
-# Needs the venv only; without a CUDA device it prints one line and exits 0.
-gpu-check: venv
-	$(PY) scripts/gpu_check.py --out bench_output $(GPU_CHECK_ARGS)
-	$(PY) scripts/gpu_batch_check.py --out bench_output
+# Needs the venv only; without a CUDA device it prints one line and exits 0. On a GPU machine
+# without the project's venv, GPU_PY names the Python to use instead (make gpu-check GPU_PY=python3).
+# Only some rows: GPU_CHECK_ARGS="--runs flux.1-dev@24,sdxl-base-1.0:group-offload --skip-features".
+GPU_PY ?=
+gpu-check: $(if $(GPU_PY),,venv)
+	$(or $(GPU_PY),$(PY)) scripts/gpu_check.py --out bench_output $(GPU_CHECK_ARGS)
+	$(or $(GPU_PY),$(PY)) scripts/gpu_batch_check.py --out bench_output
 
 lock: $(STAMPS)/system
 	test -x $(PY) || $(SYSTEM_PYTHON) -m venv --system-site-packages $(VENV)

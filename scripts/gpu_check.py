@@ -25,6 +25,13 @@ takes several calls, each timed the same way. Budgets cap PyTorch's allocator
 Feature throughput: the offline DINOv2-S/14 and a full-size DINOv2-B/14 with random weights,
 end to end from JPEG files through ``FeatureExtractor.embed_paths`` (method §5).
 
+First the product's GPU probe runs (``core/generation/plan_probe.py``: matrix products, host-to-
+device copies; recorded as ``probe``, the reference ``scripts/plan_calibration.py`` keeps for other
+GPUs), and every row records the plan time model's ``predicted_s_per_panel`` beside the measured
+one, predicted as a generation run would. ``--runs`` measures only the rows it names (e.g.
+``flux.1-dev@24,sdxl-base-1.0:group-offload``; :mod:`gpu_check_rows`), ``--skip-features`` leaves
+out the feature models, ``--budget-s`` starts no row after that many seconds.
+
 Writes ``bench_output/gpu_check.md`` and ``.json``. Without a CUDA device it prints one line
 and exits 0, writing nothing. Run: ``make gpu-check`` (or ``python scripts/gpu_check.py``).
 """
@@ -57,10 +64,15 @@ RESOLUTION = 1024
 BUDGETS_GB = (24, 16, 12, 8)  # GiB, as --vram-budget reads "12GB"
 PROMPT = "a street-level photograph of a residential street with parked cars and trees"
 FEATURE_MODELS = ("dinov2-s14", "dinov2-b14")
+from gpu_check_rows import (RowSpec, basis_of, default_rows, measure_probe, plan_cell, probe_lines,  # noqa: E402
+                            record, resolve, selected_rows, skipped)
 from gpu_random_pipelines import (CONFIGS, build_module, build_pipeline, component_bodies,  # noqa: E402
                                   component_configs, load_random, parameter_count, random_weights, read_config,
                                   untied_embedding)
 
+#: this GPU's probe (core/generation/plan_probe.py), measured first by :func:`main`: the plan times
+#: are predicted from it as a run would (once the H200 reference probe is recorded)
+PROBE: dict | None = None
 SKIP_LINE = ("gpu-check: skipped — no CUDA device here ({why}); nothing measured, nothing written. "
              "Run `make gpu-check` on a machine with an NVIDIA GPU.")
 
@@ -87,9 +99,12 @@ def plan_for(name: str, budget_bytes: int, source: str, plan: str | None = None,
     component sizes): ``plan`` forces one, None picks as a generation run with this budget
     would. Raises :class:`InputError` when nothing fits the budget."""
     from geofidelity_plugin.core.generation.generators import GENERATORS
+    from geofidelity_plugin.core.generation.plan_time import device_speed
 
-    return choose_plan(published_sizes(name), GENERATORS[name].dtype, RESOLUTION, PANEL, device_type,
-                       budget_bytes, source, free_ram(), plan, steps=GENERATORS[name].steps, device_name=device_name())
+    spec = GENERATORS[name]
+    speed = device_speed(device_name(), PROBE, spec.dtype) if device_type == "cuda" else None
+    return choose_plan(published_sizes(name), spec.dtype, RESOLUTION, PANEL, device_type, budget_bytes, source,
+                       free_ram(), plan, steps=spec.steps, device_name=device_name(), speed=speed)
 
 
 def device_name() -> str:
@@ -126,11 +141,14 @@ def run_row(generator: dict, run: dict) -> str:
     budget = "none" if run.get("budget_gb") is None else f"{run['budget_gb']} GiB"
     ok = run.get("status") == "ok"
     panel = panel_seconds(run["call_s"], run["step_ends_s"], generator["steps"], run.get("calls", 1)) if ok else None
+    predicted = run.get("predicted_s_per_panel")
+    error = f"{predicted / panel - 1:+.0%}" if panel and predicted else "—"
     step = steady_step_s(run["step_ends_s"]) if ok else None
     status = "ok" if ok else run.get("status", "?") + (f": {run['error']}" if run.get("error") else "")
     status = status.replace("|", "\\|")
-    return (f"| {generator['name']} | {generator['dtype']} | {generator['steps']} | {run['plan']} | {budget} "
-            f"| {run.get('batch', '—')} | {_s(panel)} | {_s(step)} | {_s(run.get('call_s') if ok else None)} "
+    return (f"| {generator['name']} | {generator['dtype']} | {generator['steps']} | {plan_cell(run)} | {budget} "
+            f"| {run.get('batch', '—')} | {_s(panel)} | {_s(predicted)} | {error} | {_s(step)} "
+            f"| {_s(run.get('call_s') if ok else None)} "
             f"| {_gb(run.get('predicted_peak'))} | {_gb(run.get('peak_allocated'))} | {_gb(run.get('peak_reserved'))} "
             f"| {run.get('vae', '')} | {status} |")
 
@@ -157,9 +175,13 @@ def markdown_report(result: dict) -> str:
         "sequential CPU offload (one layer at a time, no overlap). Every plan decodes the VAE one image at a "
         "time, tiled where the plan says. Predicted peak: the plan chooser's estimate for that call. Plans "
         f"chosen and applied by {s.get('plans_by', 'scripts/gpu_check.py')}.", "",
-        "| generator | dtype | steps | plan | budget | images / call | s / panel | s / step | measured calls s "
-        "| predicted peak GiB | peak alloc GiB | peak reserved GiB | VAE | result |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+        "Predicted s / panel: the plan time model's (geofidelity_plugin/core/generation/plan_time.py; "
+        "docs/memory-plans.md) for that plan and images per call, as a generation run predicts it; error = "
+        f"predicted / measured − 1. Scaled from {basis_of(result)}.",
+        *probe_lines(result.get("probe")), "",
+        "| generator | dtype | steps | plan | budget | images / call | s / panel | predicted s / panel | error "
+        "| s / step | measured calls s | predicted peak GiB | peak alloc GiB | peak reserved GiB | VAE | result |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for g in result["generators"]:
         lines += [run_row(g, run) for run in g["runs"]]
     lines += ["", "Parameters as built from the configs (published count in brackets):", ""]
@@ -168,16 +190,11 @@ def markdown_report(result: dict) -> str:
                  for name, c in g["components"].items()]
         lines.append(f"- {g['name']}: " + "; ".join(parts))
     if result.get("features"):
+        from gpu_features import markdown as feature_table
+
         lines += ["", "Feature extraction, end to end from JPEG files (hash, decode, preprocess, forward, cache "
-                  "write) against the forward pass alone:", "",
-                  "| model | weights | parameters | precision | batch | images | end-to-end img/s | forward img/s |",
-                  "|---|---|---|---|---|---|---|---|"]
-        for f in result["features"]:
-            if f.get("status") != "ok":
-                lines.append(f"| {f['model']} | — | — | — | — | — | {f.get('status')}: {f.get('error', '')} | — |")
-                continue
-            lines.append(f"| {f['model']} | {f['weights']} | {f['parameters'] / 1e6:.1f} M | {f['precision']} "
-                         f"| {f['batch_size']} | {f['images']} | {f['end_to_end_ips']:.0f} | {f['forward_ips']:.0f} |")
+                  "write) against the forward pass alone, per decode path and precision (method §5 Decoding):", "",
+                  feature_table(result["features"])]
     if result.get("notes"):
         lines += ["", *[f"- {n}" for n in result["notes"]]]
     return "\n".join(lines) + "\n"
@@ -250,9 +267,10 @@ def _error(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text[0][:160] if text else ''}".rstrip(": ")
 
 
-def check_generator(name: str, args, deadline: float) -> dict:
-    """Every plan forced and uncapped, then each budget under the plan (and images per call) the
-    product's chooser takes for it, for one generator."""
+def check_generator(name: str, args, deadline: float, rows: list[RowSpec] | None = None) -> dict:
+    """The ``rows`` of one generator (default: every plan forced and uncapped, then each budget
+    under the plan and images per call the product's chooser takes for it): one set of random
+    weights for all of them, one pipeline per placement, a warm-up call before the first."""
     import torch
 
     from geofidelity_plugin.core.generation.generators import GENERATORS
@@ -261,9 +279,10 @@ def check_generator(name: str, args, deadline: float) -> dict:
     dtype = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}[spec.dtype]
     out = {"name": name, "label": spec.label, "dtype": spec.dtype, "steps": spec.steps, "guidance": spec.guidance,
            "components": {}, "runs": []}
+    rows = list(rows or default_rows(name, PLANS, BUDGETS_GB))
     bodies = component_bodies(name)
     if time.monotonic() > deadline:
-        out["runs"] = [{"plan": p, "budget_gb": None, "status": "skipped", "error": "time budget"} for p in PLANS]
+        out["runs"] = skipped(rows)
         return out
     t0 = time.perf_counter()
     masters = {}
@@ -276,70 +295,61 @@ def check_generator(name: str, args, deadline: float) -> dict:
         del module
     out["build_s"] = time.perf_counter() - t0
     total = torch.cuda.get_device_properties(0).total_memory
-    chosen: dict[int, MemoryPlan] = {}
-    unfit = []
-    for budget in BUDGETS_GB:
-        try:
-            chosen[budget] = plan_for(name, budget * GIB, f"gpu-check cap of {budget} GiB")
-        except InputError as exc:  # the product refuses the run: nothing to measure
-            unfit.append({"plan": "—", "budget_gb": budget, "status": "does not fit", "error": str(exc)[:200]})
-    done_budgets: set[int] = set()
+    planned, unfit = resolve(rows, plan_for, total, PLANS, InputError)
+    build = lambda: build_pipeline(name, bodies, masters, dtype)  # noqa: E731
+    state = {"warm": False}  # one warm-up call per generator, before its first row
     for plan in PLANS:
-        if time.monotonic() > deadline:
-            out["runs"].append({"plan": plan, "budget_gb": None, "status": "skipped", "error": "time budget"})
-            continue
-        pipe = None
-        try:
-            uncapped = plan_for(name, total, "uncapped: the whole card", plan=plan)
-            t0 = time.perf_counter()
-            pipe = build_pipeline(name, bodies, masters, dtype)
-            vae = place(pipe, uncapped)
-            placed = placement(uncapped)
-            setup_s = time.perf_counter() - t0
-            if plan == PLANS[0]:
-                run_panel(pipe, spec, 1, batch=uncapped.batch)  # warm-up: kernels, cuBLAS handles, allocator
-            run = run_panel(pipe, spec, args.steps, batch=uncapped.batch)
-            out["runs"].append({"plan": plan, "budget_gb": None, "status": "ok", "vae": vae, "setup_s": setup_s,
-                                "measured_steps": args.steps, "predicted_peak": uncapped.predicted_peak_bytes,
-                                "predicted_s_per_panel": uncapped.predicted_s_per_panel, **run})
-            for budget in [b for b, p in chosen.items() if p.plan == plan]:
-                done_budgets.add(budget)
-                capped = chosen[budget]
-                if time.monotonic() > deadline:
-                    out["runs"].append({"plan": plan, "budget_gb": budget, "status": "skipped",
-                                        "error": "time budget"})
-                    continue
-                if placement(capped) != placed:  # e.g. a tiled VAE: placed anew, as a run would be
-                    pipe = None
-                    _free()
-                    pipe = build_pipeline(name, bodies, masters, dtype)
-                    vae, placed = place(pipe, capped), placement(capped)
-                _free()
-                torch.cuda.set_per_process_memory_fraction(min(1.0, budget * GIB / total))
-                record = {"plan": plan, "budget_gb": budget, "vae": vae, "batch": capped.batch,
-                          "predicted_peak": capped.predicted_peak_bytes,
-                          "predicted_s_per_panel": capped.predicted_s_per_panel, "reason": capped.reason}
-                try:
-                    run = run_panel(pipe, spec, args.steps, batch=capped.batch)
-                    out["runs"].append({**record, "status": "ok", "measured_steps": args.steps, **run})
-                except Exception as exc:  # cuBLAS and others report a full card as a RuntimeError
-                    oom = isinstance(exc, torch.OutOfMemoryError) or "out of memory" in str(exc).lower()
-                    out["runs"].append({**record, "status": "out of memory" if oom else "error",
-                                        "error": _error(exc)})
-                finally:
-                    torch.cuda.set_per_process_memory_fraction(1.0)
-        except Exception as exc:  # one failed plan must not hide the others
-            out["runs"].append({"plan": plan, "budget_gb": None, "status": "error", "error": _error(exc)})
-        finally:
-            del pipe
-            _free()
+        out["runs"] += _measure_group([(r, p) for r, p in planned if p.plan == plan], build, spec, args, deadline,
+                                      total, state)
     out["runs"] += unfit
-    for budget in [b for b in chosen if b not in done_budgets]:
-        out["runs"].append({"plan": chosen[budget].plan, "budget_gb": budget, "status": "not measured",
-                            "error": "its plan did not run (see the errors above)"})
     del masters
     _free(host=True)
     return out
+
+
+def _measure_group(group: list, build, spec, args, deadline: float, total: int, state: dict) -> list[dict]:
+    """The rows of one plan on one pipeline (placed anew when a row places it otherwise, e.g. a
+    tiled VAE, or after a failure); each cap set on PyTorch's allocator for its row only."""
+    import torch
+
+    runs, pipe, placed, vae = [], None, None, ""
+    try:
+        for row, plan in group:
+            if time.monotonic() > deadline:
+                runs.append({**record(row, plan, vae), "status": "skipped", "error": "time budget"})
+                continue
+            setup_s = None
+            try:
+                if pipe is None or placement(plan) != placed:
+                    pipe = None
+                    _free()
+                    t0 = time.perf_counter()
+                    pipe = build()
+                    vae, placed = place(pipe, plan), placement(plan)
+                    setup_s = time.perf_counter() - t0
+                if not state["warm"]:  # kernels, cuBLAS handles, allocator
+                    run_panel(pipe, spec, 1, batch=plan.batch)
+                    state["warm"] = True
+                _free()
+                if row.budget_gb is not None:
+                    torch.cuda.set_per_process_memory_fraction(min(1.0, row.budget_gb * GIB / total))
+                run = run_panel(pipe, spec, args.steps, batch=plan.batch)
+                runs.append({**record(row, plan, vae), "setup_s": setup_s, "status": "ok",
+                             "measured_steps": args.steps,
+                             "measured_s_per_panel": panel_seconds(run["call_s"], run["step_ends_s"], spec.steps,
+                                                                   run["calls"]), **run})
+            except Exception as exc:  # one failed row must not hide the others; cuBLAS reports OOM as RuntimeError
+                oom = isinstance(exc, torch.OutOfMemoryError) or "out of memory" in str(exc).lower()
+                runs.append({**record(row, plan, vae), "status": "out of memory" if oom else "error",
+                             "error": _error(exc)})
+                if not oom:  # hooks half applied: the next row places a fresh pipeline
+                    pipe, placed = None, None
+            finally:
+                torch.cuda.set_per_process_memory_fraction(1.0)
+    finally:
+        del pipe
+        _free()
+    return runs
 
 
 # -- feature models -------------------------------------------------------------------------
@@ -370,51 +380,11 @@ def _feature_folder(model: str, tmp: Path, offline: Path = OFFLINE_S14) -> tuple
 
 
 def check_features(args, tmp: Path, device: str = "cuda") -> list[dict]:
-    """Throughput of each feature model from JPEG files, end to end and forward only."""
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    from bench_features import make_images
+    """The feature rows (scripts/gpu_features.py): each decode path and precision, end to end
+    against the bare forward pass, with the cosines between them."""
+    from gpu_features import check_features as feature_rows
 
-    from geofidelity_plugin.core.vision.feature_cache import FeatureCache
-    from geofidelity_plugin.core.vision.features import FeatureExtractor
-    from geofidelity_plugin.core.vision.images import load_rgb
-
-    (tmp / "jpeg").mkdir()
-    paths = make_images(tmp / "jpeg", args.images)
-    rows = []
-    for model in FEATURE_MODELS:
-        try:
-            folder, weights = _feature_folder(model, tmp, getattr(args, "dinov2_s", OFFLINE_S14))
-            kwargs = {"device": device, "batch_size": args.feature_batch}
-            if "precision" in inspect.signature(FeatureExtractor).parameters:
-                kwargs["precision"] = "fp32"
-            warm = FeatureExtractor(folder, cache=FeatureCache(tmp / f"{model}-warm.sqlite"), **kwargs)
-            warm.embed_paths(paths[:2 * args.feature_batch])  # warm-up: kernels, decode threads
-            ext = FeatureExtractor(folder, cache=FeatureCache(tmp / f"{model}.sqlite"), **kwargs)
-            _sync(device)
-            start = time.perf_counter()
-            result = ext.embed_paths(paths)
-            _sync(device)
-            end_to_end = time.perf_counter() - start
-            draft = getattr(ext, "draft_shortest_edge", None)
-            batches = [ext._pixels([load_rgb(p, draft_shortest_edge=draft) for p in paths[i:i + args.feature_batch]])
-                       for i in range(0, len(paths), args.feature_batch)]
-            _sync(device)
-            start = time.perf_counter()
-            for batch in batches:
-                ext._forward(batch)
-            _sync(device)
-            forward = time.perf_counter() - start
-            rows.append({"model": model, "status": "ok", "weights": weights,
-                         "parameters": parameter_count(ext.model), "precision": str(ext.dtype).replace("torch.", ""),
-                         "batch_size": args.feature_batch, "images": len(paths), "computed": result.computed,
-                         "failed": len(result.failed), "end_to_end_s": end_to_end,
-                         "end_to_end_ips": len(paths) / end_to_end, "forward_s": forward,
-                         "forward_ips": len(paths) / forward})
-        except Exception as exc:
-            rows.append({"model": model, "status": "error", "error": _error(exc)})
-        finally:
-            _free()
-    return rows
+    return feature_rows(args, tmp, device)
 
 
 # -- main -----------------------------------------------------------------------------------
@@ -438,6 +408,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", default=str(ROOT / "bench_output"), help="folder for gpu_check.md / .json")
     parser.add_argument("--generators", nargs="*", default=None, help="registered generator names (default: all)")
+    parser.add_argument("--runs", nargs="+", default=None, metavar="ROW",
+                        help="only these rows, in this order, e.g. flux.1-dev@24,flux.1-schnell@none,"
+                             "sdxl-base-1.0:group-offload (GENERATOR@CAP: the chooser's plan under CAP GiB or none; "
+                             "GENERATOR:PLAN[@CAP]: a plan forced); instead of --generators")
+    parser.add_argument("--skip-features", action="store_true", help="measure the generators only")
     parser.add_argument("--steps", type=int, default=2, help="denoising steps timed per panel (≥ 2)")
     parser.add_argument("--budget-s", type=float, default=420.0,
                         help="wall-clock budget: runs not started by then are skipped and listed")
@@ -448,6 +423,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.steps < 2:
         parser.error("--steps must be at least 2 (the steady step time needs two steps)")
+    rows = selected_rows(parser, args, PLANS, published_size)  # before torch: a typo costs no device time
     why = cuda_unavailable()
     if why:
         print(SKIP_LINE.format(why=why))
@@ -456,16 +432,9 @@ def main(argv: list[str] | None = None) -> int:
     import torch
     import transformers
 
-    from geofidelity_plugin.core.generation.generators import GENERATORS
-
+    global PROBE
     started = time.monotonic()
     deadline = started + args.budget_s
-    names = args.generators or list(GENERATORS)
-    unknown = [n for n in names if n not in GENERATORS]
-    if unknown:
-        parser.error(f"unknown generator(s) {', '.join(unknown)}; registered: {', '.join(GENERATORS)}")
-    order = list(GENERATORS)  # smallest first (whole billions, then registry order): the budget cuts the largest
-    names.sort(key=lambda n: (round(published_size(n) / 1e9), order.index(n)))
     props = torch.cuda.get_device_properties(0)
     result = {"date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
               "gpu": props.name, "gpu_memory_gb": props.total_memory / 1e9,
@@ -479,23 +448,30 @@ def main(argv: list[str] | None = None) -> int:
                                         "apply_plan: the product's code)"),
                            "budget_s": args.budget_s},
               "generators": [], "features": [], "notes": []}
+    if args.runs:
+        result["settings"]["runs"] = [r.label for named in rows.values() for r in named]
     out = Path(args.out)
-    with tempfile.TemporaryDirectory(prefix="gpu-check-") as tmp:
-        print("gpu-check: feature models …", flush=True)
-        result["features"] = check_features(args, Path(tmp))
+    print("gpu-check: probe …", flush=True)
+    result["probe"] = measure_probe()
+    PROBE = result["probe"] if "bf16_tflops" in result["probe"] else None
+    print(f"gpu-check: probe done at {time.monotonic() - started:.0f} s", flush=True)
+    if not args.skip_features:
+        with tempfile.TemporaryDirectory(prefix="gpu-check-") as tmp:
+            print("gpu-check: feature models …", flush=True)
+            result["features"] = check_features(args, Path(tmp))
     write_result(result, out, started, final=False)
-    for name in names:
+    for name, named in rows.items():
         print(f"gpu-check: {name} …", flush=True)
         try:
-            result["generators"].append(check_generator(name, args, deadline))
+            result["generators"].append(check_generator(name, args, deadline, named))
         except Exception as exc:  # e.g. host memory for the weights: the other generators still run
             result["notes"].append(f"{name}: not measured — {_error(exc)}")
             _free(host=True)
         write_result(result, out, started, final=False)  # a run stopped from outside keeps what it has
         print(f"gpu-check: {name} done at {time.monotonic() - started:.0f} s", flush=True)
-    skipped = [f"{g['name']} {r['plan']}" for g in result["generators"] for r in g["runs"] if r["status"] == "skipped"]
-    if skipped:
-        result["notes"].append(f"not measured within --budget-s {args.budget_s:.0f}: {', '.join(skipped)}")
+    late = [f"{g['name']} {r['plan']}" for g in result["generators"] for r in g["runs"] if r["status"] == "skipped"]
+    if late:
+        result["notes"].append(f"not measured within --budget-s {args.budget_s:.0f}: {', '.join(late)}")
     untied = {g["name"] for g in result["generators"] for c in g["components"].values() if c["untied_embedding"]}
     if untied:
         result["notes"].append("T5 encoders are built as transformers 5 builds them from the published configs "

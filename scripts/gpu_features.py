@@ -32,7 +32,6 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "benchmarks"), str(ROOT / "scripts")]
 
 PRECISION_ROWS = ("fp32", "tf32", "bf16")
-MODELS = ("dinov2-s14", "dinov2-b14")
 
 
 def _one_jpeg(job: tuple) -> str:
@@ -188,14 +187,14 @@ def odd_row(model: str, folder: Path, odd: dict[str, Path], tmp: Path, device: s
 
 def check_features(args, tmp: Path, device: str = "cuda") -> list[dict]:
     """All feature rows; a model that fails gives an error row and the others still run."""
-    from gpu_check import OFFLINE_S14, _error, _feature_folder, _free
+    from gpu_check import FEATURE_MODELS, OFFLINE_S14, _error, _feature_folder, _free
 
     paths = make_jpegs(tmp / "jpeg", args.images, getattr(args, "photos", None))
     photo = next(iter(sorted((Path(getattr(args, "photos", None) or ROOT / "data" / "external" / "photos")).glob("*.jpg"))),
                  None) or paths[0]
     odd = odd_files(tmp / "odd", photo)
     rows = []
-    for model in MODELS:
+    for model in FEATURE_MODELS:
         try:
             folder, weights = _feature_folder(model, tmp, getattr(args, "dinov2_s", OFFLINE_S14))
             rows.extend(check_model(model, folder, weights, paths, odd, tmp, device, args.feature_batch))

@@ -4,6 +4,9 @@
     python scripts/plan_calibration.py --check   # exit 1 when the file is not what the results give
     python scripts/plan_calibration.py --errors  # predicted vs measured seconds per panel, every run
 
+The H200's probe (a result file's ``probe``, recorded by `make gpu-check`) goes into the data file
+as ``probe``: the reference another GPU's probe is compared with (docs/memory-plans.md).
+
 See geofidelity_plugin/core/generation/plan_calibration.py and docs/memory-plans.md.
 """
 from __future__ import annotations
@@ -17,7 +20,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from geofidelity_plugin.core.generation.plan_calibration import (derive, errors, measured_runs,  # noqa: E402
-                                                                 median_abs_error)
+                                                                 median_abs_error, recorded_probe)
 
 RESULTS = sorted((REPO / "docs" / "gpu-check").glob("*-h200-run*.json"))
 OUT = REPO / "resources" / "generation" / "plan_times.json"
@@ -25,7 +28,8 @@ MEASURED = "NVIDIA H200, 2026-11-30, " + ", ".join(p.name for p in RESULTS)
 
 
 def text() -> str:
-    return json.dumps(derive(measured_runs(RESULTS), MEASURED), indent=1, ensure_ascii=False) + "\n"
+    return json.dumps(derive(measured_runs(RESULTS), MEASURED, probe=recorded_probe(RESULTS)), indent=1,
+                      ensure_ascii=False) + "\n"
 
 
 def main() -> int:

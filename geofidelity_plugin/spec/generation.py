@@ -15,7 +15,7 @@ from dataclasses import replace
 from geofidelity_plugin.core.generation.options import (BATCH_FORWARD_CHOICES, CONDITIONS, CPU_PLANS,
                                                         CUSTOM_DEFAULTS, CUSTOM_FOLDER_CHOICE,  # noqa: F401
                                                         DEFAULT_SAMPLES, DEFAULT_SEED, PLAN_CHOICES,
-                                                        PRECISION_CHOICES, generator_choices)
+                                                        PLAN_PROBE_CHOICES, PRECISION_CHOICES, generator_choices)
 from geofidelity_plugin.spec.options import CommandSpec, Option, Result
 from geofidelity_plugin.spec.shared import DEVICE as SHARED_DEVICE, STORE as SHARED_STORE
 
@@ -64,6 +64,13 @@ PLAN = Option("PLAN", "--plan", "choice", "Memory plan (auto: the fastest that f
 VRAM_BUDGET = Option("VRAM_BUDGET", "--vram-budget", "text", "VRAM budget, e.g. 12GB (empty: the GPU's free memory)",
                      help="GPU memory the run may use, e.g. 12GB (GB = GiB; default: the GPU's free memory when "
                           "the run starts)")
+PLAN_PROBE = Option("PLAN_PROBE", "--plan-probe", "choice",
+                    "GPU probe for the plan times (auto: once per GPU and driver, cached)",
+                    help="a few seconds' probe of the GPU (matrix products, host-to-device copies) that scales the "
+                         "recorded H200 times the plan is chosen by (docs/memory-plans.md, Time per panel): auto uses "
+                         "the cached probe, or runs it once when there is none; off uses the GPU's published peak "
+                         "instead; rerun measures again; recorded",
+                    choices=PLAN_PROBE_CHOICES, default=PLAN_PROBE_CHOICES[0], advanced=True)
 FP8_DENOISER = Option("FP8_DENOISER", "--fp8-denoiser", "flag",
                       "Store the denoiser's weights in fp8 (less memory; changes the images)",
                       help="store the denoiser's weights in fp8 (computed in the run dtype): less memory, but it "
@@ -102,7 +109,7 @@ GENERATE = CommandSpec(
     command="generate",
     help="3a · prompts (L0/L1/L2 + controls) and panels with a diffusers generator",
     options=(STORE, GENERATOR, *CUSTOM_SETTINGS, SAMPLES, SEED, SHARED_NOISE, CONDITIONS_OPTION, TEMPLATES, DEVICE,
-             PLAN, VRAM_BUDGET, FP8_DENOISER, PRECISION, BATCH_FORWARD, FORCE, OUT),
+             PLAN, VRAM_BUDGET, PLAN_PROBE, FP8_DENOISER, PRECISION, BATCH_FORWARD, FORCE, OUT),
     #: the algorithm's outputs; the others below are reported too
     results=(GENERATED, KEPT, GENERATIONS, MANIFEST),
 )

@@ -21,6 +21,10 @@ import gpu_random_pipelines  # noqa: E402
 from geofidelity_plugin.core.generation.generators import GENERATORS  # noqa: E402
 
 COMPONENTS = [(g, c) for g in GENERATORS for c in gpu_check.component_configs(g)]
+#: a probe as core/generation/plan_probe.py records one (made-up figures)
+PROBE = {"probe_version": 1, "device": "NVIDIA H200", "driver": "580.159.04", "cuda": "13.0", "torch": "2.11.0+cu130",
+         "date": "2026-12-02", "bf16_tflops": 700.0, "fp16_tflops": 720.0, "pinned_gb_s": 50.0, "pageable_gb_s": 10.0,
+         "matmul_side": 8192, "copy_bytes": 512 * 1024 ** 2, "seconds": 2.4}
 # class each published config must build (method §4 Generators)
 DENOISER_CLASS = {"sdxl-base-1.0": "UNet2DConditionModel", "sd3.5-large": "SD3Transformer2DModel",
                   "flux.1-dev": "FluxTransformer2DModel", "flux.1-schnell": "FluxTransformer2DModel",
@@ -112,8 +116,12 @@ def test_table_row_from_fake_timings():
            "step_ends_s": [4.0, 5.5], "predicted_peak": 6.5 * gib, "peak_allocated": 7.3 * gib,
            "peak_reserved": 8.0 * gib, "vae": "sliced"}
     row = gpu_check.run_row(generator, run)
-    assert row == ("| flux.1-dev | bf16 | 28 | model-offload | 16 GiB | 2 | 87.0 | 1.50 | 9.00 | 6.5 | 7.3 | 8.0 "
-                   "| sliced | ok |")  # 9 + 2 calls × 26 × 1.5
+    assert row == ("| flux.1-dev | bf16 | 28 | model-offload | 16 GiB | 2 | 87.0 | — | — | 1.50 | 9.00 | 6.5 | 7.3 "
+                   "| 8.0 | sliced | ok |")  # 9 + 2 calls × 26 × 1.5
+    predicted = gpu_check.run_row(generator, {**run, "predicted_s_per_panel": 100.05, "chosen_by": "forced"})
+    assert "| model-offload (forced) | 16 GiB | 2 | 87.0 | 100.0 | +15% | 1.50 |" in predicted  # 100.05 / 87 − 1
+    chosen = gpu_check.run_row(generator, {**run, "budget_gb": None, "chosen_by": "chooser"})
+    assert "| model-offload (chooser's) | none |" in chosen
     failed = gpu_check.run_row(generator, {"plan": "gpu", "budget_gb": 8, "status": "out of memory", "batch": 4,
                                            "error": "OutOfMemoryError: CUDA out of memory"})
     assert "| gpu | 8 GiB | 4 | — | — | — | — |" in failed and failed.endswith(
@@ -138,11 +146,12 @@ def test_generator_loop_runs_every_plan_then_each_budget_under_the_products_plan
     state = {"plan": None, "fraction": 1.0, "builds": 0}
     products_plan = gpu_check.plan_for
 
-    def plan_for(name, budget, source, plan=None):
+    def plan_for(name, budget, source, plan=None):  # the product's plan, but a tiled VAE at 12 GiB
         chosen = products_plan(name, budget, source, plan)
         return dataclasses.replace(chosen, vae_tiling=True) if budget == 12 * GIB else chosen
 
     def fake_run(pipe, spec, steps, batch=4):
+        state["warm-ups"] = state.get("warm-ups", 0) + (steps == 1)
         if state["plan"].plan == "model-offload" and state["fraction"] < 1.0:
             raise torch.OutOfMemoryError("CUDA out of memory. Tried to allocate 2.00 GiB")
         return {"call_s": 3.0, "step_ends_s": [1.0, 2.0][:steps], "calls": -(-4 // batch), "batch": batch,
@@ -176,12 +185,19 @@ def test_generator_loop_runs_every_plan_then_each_budget_under_the_products_plan
             assert (run["batch"], run["predicted_peak"]) == (want.batch, want.predicted_peak_bytes)
     assert [r["vae"] for r in out["runs"] if r["budget_gb"] == 12] == ["sliced + tiled"]
     assert state["builds"] == len(PLANS) + 1  # one pipeline per plan, one more for the tiled VAE
+    assert state["warm-ups"] == 1  # one warm-up call, before the generator's first row
+    for run in out["runs"]:  # the prediction beside the measurement, as a generation run predicts it
+        if run["status"] == "ok":
+            assert run["predicted_s_per_panel"] > 0 and run["time_basis"].startswith("the H200 figures")
+            assert run["measured_s_per_panel"] == pytest.approx(
+                gpu_check.panel_seconds(run["call_s"], run["step_ends_s"], 30, run["calls"]))
     assert "does not fit 1.0 GiB" in out["runs"][-1]["error"]
     assert state["fraction"] == 1.0  # the cap is lifted after each budget
     assert out["components"]["denoiser"]["parameters"] == 2_567_463_684
     # past the deadline nothing is built, and the skipped plans are listed
     skipped = gpu_check.check_generator("sdxl-base-1.0", argparse.Namespace(steps=2), deadline=0.0)
-    assert [(r["plan"], r["status"]) for r in skipped["runs"]] == [(p, "skipped") for p in gpu_check.PLANS]
+    assert [(r["plan"], r["budget_gb"], r["status"]) for r in skipped["runs"]] == (
+        [(p, None, "skipped") for p in gpu_check.PLANS] + [("auto", b, "skipped") for b in (24, 16, 12, 8, 1)])
 
 
 def test_main_writes_the_table_and_json(monkeypatch, tmp_path):
@@ -190,19 +206,23 @@ def test_main_writes_the_table_and_json(monkeypatch, tmp_path):
 
     import torch
 
-    def fake_generator(name, args, deadline):
+    def fake_generator(name, args, deadline, rows=None):
         runs = [{"plan": "gpu", "budget_gb": None, "status": "ok", "call_s": 4.0, "step_ends_s": [2.0, 3.0],
                  "calls": 1, "batch": 4, "predicted_peak": 18 * gpu_check.GIB, "peak_allocated": 20 * gpu_check.GIB,
+                 "predicted_s_per_panel": 27.0,
                  "peak_reserved": 22 * gpu_check.GIB, "vae": "sliced"},
                 {"plan": "sequential", "budget_gb": 8, "status": "skipped", "error": "time budget"}]
         comps = {"denoiser": {"parameters": 2e9, "published": 2e9, "untied_embedding": 0}}
         return {"name": name, "dtype": "bf16", "steps": 28, "components": comps, "runs": runs}
 
-    feature = {"model": "dinov2-b14", "status": "ok", "weights": "random (from config)", "parameters": 86_580_480,
-               "precision": "float32", "batch_size": 64, "images": 384, "end_to_end_ips": 900.0, "forward_ips": 2500.0}
+    feature = {"model": "dinov2-b14", "weights": "random (from config)", "parameters": 86_580_480,
+               "precision": "fp32", "decode": "device", "batch_size": 64, "images": 384, "end_to_end_ips": 900.0,
+               "forward_ips": 2500.0, "ratio": 0.36, "cosine_to_cpu_min": 0.9995, "cosine_to_cpu_mean": 0.99991,
+               "decode_run": {"path": "nvjpeg-device", "last_run": {"cpu_fallback": 0}}}
     monkeypatch.setattr(gpu_check, "cuda_unavailable", lambda: None)
     monkeypatch.setattr(gpu_check, "check_features", lambda args, tmp: [feature])
     monkeypatch.setattr(gpu_check, "check_generator", fake_generator)
+    monkeypatch.setattr(gpu_check, "measure_probe", lambda: dict(PROBE))
     monkeypatch.setattr(torch.cuda, "get_device_properties",
                         lambda i: types.SimpleNamespace(name="NVIDIA H200", total_memory=141e9))
     assert gpu_check.main(["--out", str(tmp_path), "--generators", "flux.1-dev", "sdxl-base-1.0"]) == 0
@@ -210,10 +230,114 @@ def test_main_writes_the_table_and_json(monkeypatch, tmp_path):
     data = json.loads((tmp_path / "gpu_check.json").read_text())
     assert data["complete"] is True and [g["name"] for g in data["generators"]] == ["sdxl-base-1.0", "flux.1-dev"]
     assert "on **NVIDIA H200** (141 GB)" in page and "partial" not in page
-    assert "| flux.1-dev | bf16 | 28 | gpu | none | 4 | 30.0 | 1.00 | 4.00 | 18.0 | 20.0 | 22.0 | sliced | ok |" in page
+    assert ("| flux.1-dev | bf16 | 28 | gpu | none | 4 | 30.0 | 27.0 | -10% | 1.00 | 4.00 | 18.0 | 20.0 | 22.0 "
+            "| sliced | ok |") in page
+    assert data["probe"] == PROBE and "matrix products 700 TFLOPS in bf16, 720 in fp16 (8192² matrices)" in page
+    assert "host-to-device copies 50.0 GB/s pinned, 10.0 GB/s pageable (512 MiB)" in page
     assert "memory_plan.py (choose_plan, apply_plan" in page
-    assert "| dinov2-b14 | random (from config) | 86.6 M | float32 | 64 | 384 | 900 | 2500 |" in page
+    assert ("| dinov2-b14 | random (from config) | fp32 | device | 64 | 384 | 900 | 2500 | 0.36 | 0.99950 / 0.999910 "
+            "to the CPU path | 0 |") in page
     assert "not measured within --budget-s 420: sdxl-base-1.0 sequential, flux.1-dev sequential" in page
+    # --runs: its generators in its order, each with its rows; --skip-features: no feature models
+    asked = []
+
+    def named_rows(name, args, deadline, rows=None):
+        asked.append((name, rows))
+        return fake_generator(name, args, deadline)
+
+    monkeypatch.setattr(gpu_check, "check_generator", named_rows)
+    monkeypatch.setattr(gpu_check, "check_features", lambda args, tmp: pytest.fail("features with --skip-features"))
+    assert gpu_check.main(["--out", str(tmp_path), "--runs", "flux.1-dev@24,sdxl-base-1.0:group-offload",
+                           "flux.1-schnell@none", "--skip-features", "--budget-s", "240"]) == 0
+    assert [(name, [r.label for r in rows]) for name, rows in asked] == [
+        ("flux.1-dev", ["flux.1-dev@24"]), ("sdxl-base-1.0", ["sdxl-base-1.0:group-offload@none"]),
+        ("flux.1-schnell", ["flux.1-schnell@none"])]
+    data = json.loads((tmp_path / "gpu_check.json").read_text())
+    assert data["settings"]["runs"] == ["flux.1-dev@24", "sdxl-base-1.0:group-offload@none", "flux.1-schnell@none"]
+    assert data["features"] == [] and data["probe"] == PROBE
+
+
+# -- the rows --runs names -------------------------------------------------------------------
+def test_runs_name_rows_by_generator_in_the_order_given():
+    from gpu_check_rows import RowSpec, parse_runs
+
+    rows = parse_runs(["flux.1-dev@24,flux.1-schnell@none", "sdxl-base-1.0:group-offload flux.1-schnell@24GB",
+                       "flux.1-dev@24", "sd3.5-large:sequential@12.5"], GENERATORS, gpu_check.PLANS)
+    assert list(rows) == ["flux.1-dev", "flux.1-schnell", "sdxl-base-1.0", "sd3.5-large"]
+    assert rows["flux.1-dev"] == [RowSpec("flux.1-dev", None, 24)]  # named twice, measured once
+    assert rows["flux.1-schnell"] == [RowSpec("flux.1-schnell"), RowSpec("flux.1-schnell", None, 24)]
+    assert rows["sdxl-base-1.0"] == [RowSpec("sdxl-base-1.0", "group-offload")]
+    assert rows["sd3.5-large"] == [RowSpec("sd3.5-large", "sequential", 12.5)]
+    assert [r.label for r in rows["flux.1-schnell"]] == ["flux.1-schnell@none", "flux.1-schnell@24"]
+
+
+@pytest.mark.parametrize("entry,problem,fix", [
+    ("flux.1-dev", "names no row", "--generators flux.1-dev measures every row"),
+    ("flux-dev@24", "unknown generator 'flux-dev'", "use one of sdxl-base-1.0"),
+    ("flux.1-dev:offload", "unknown plan 'offload'", "use one of gpu, model-offload, group-offload, sequential"),
+    ("flux.1-dev@lots", "the cap 'lots' is not a size in GiB", "write it like flux.1-dev@24"),
+    ("flux.1-dev@0", "the cap '0' is not a size in GiB", "flux.1-dev@none (uncapped)"),
+    (" , ", "--runs names no row", "several separated by commas"),
+])
+def test_bad_runs_are_refused_with_the_fix_before_any_gpu_work(entry, problem, fix, capsys):
+    from gpu_check_rows import parse_runs
+
+    with pytest.raises(ValueError) as refused:
+        parse_runs(entry, GENERATORS, gpu_check.PLANS)
+    assert problem in str(refused.value) and fix in str(refused.value)
+    with pytest.raises(SystemExit) as stopped:  # the script says it and stops, CUDA or not
+        gpu_check.main(["--runs", entry])
+    assert stopped.value.code == 2 and problem in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        gpu_check.main(["--runs", "flux.1-dev@24", "--generators", "flux.1-dev"])
+    assert "give one of them" in capsys.readouterr().err
+
+
+def test_named_rows_share_one_build_and_run_under_the_products_plan(monkeypatch):
+    """--runs rows of one generator: one set of weights, one pipeline per placement (a forced
+    group offload and the chooser's group offload at 8 GiB share one), the chooser's plan under
+    each cap and on the whole card, and the prediction beside each measurement."""
+    import argparse
+    import types
+
+    import torch
+    from gpu_check_rows import parse_runs
+
+    total = 141 * gpu_check.GIB
+    state = {"builds": 0, "calls": [], "fraction": []}
+    monkeypatch.setattr(gpu_check, "free_ram", lambda: 128 * gpu_check.GIB)
+    monkeypatch.setattr(gpu_check, "random_weights", lambda module, dtype: {"params": {}, "buffers": {}})
+    monkeypatch.setattr(gpu_check, "build_pipeline", lambda *a: state.update(builds=state["builds"] + 1) or object())
+    monkeypatch.setattr(gpu_check, "apply_plan", lambda pipe, plan, device: state.update(plan=plan))
+    monkeypatch.setattr(gpu_check, "_free", lambda host=False: None)
+    monkeypatch.setattr(torch.cuda, "get_device_properties", lambda i: types.SimpleNamespace(total_memory=total))
+    monkeypatch.setattr(torch.cuda, "set_per_process_memory_fraction", lambda f: state["fraction"].append(f))
+
+    def fake_run(pipe, spec, steps, batch=4):
+        state["calls"].append((state["plan"].plan, steps))
+        return {"call_s": 2.0, "step_ends_s": [1.0, 1.5][:steps], "calls": 1, "batch": batch, "images": 4,
+                "peak_allocated": 1e9, "peak_reserved": 1e9}
+
+    monkeypatch.setattr(gpu_check, "run_panel", fake_run)
+    rows = parse_runs("sdxl-base-1.0@8,sdxl-base-1.0:group-offload,sdxl-base-1.0@none", GENERATORS, gpu_check.PLANS)
+    out = gpu_check.check_generator("sdxl-base-1.0", argparse.Namespace(steps=2), float("inf"), rows["sdxl-base-1.0"])
+    at_8 = gpu_check.plan_for("sdxl-base-1.0", 8 * gpu_check.GIB, "cap")
+    whole = gpu_check.plan_for("sdxl-base-1.0", total, "card")
+    assert (at_8.plan, whole.plan) == ("group-offload", "gpu")  # the chooser's, as docs/memory-plans.md's table
+    runs = [(r["plan"], r["budget_gb"], r["chosen_by"], r["status"]) for r in out["runs"]]
+    assert runs == [("gpu", None, "chooser", "ok"), ("group-offload", None, "forced", "ok"),
+                    ("group-offload", 8, "chooser", "ok")]
+    assert state["builds"] == 2 and state["calls"][0] == ("gpu", 1)  # one warm-up, before the first row
+    assert [c for c in state["calls"] if c[1] == 1] == [("gpu", 1)]
+    assert out["runs"][2]["predicted_s_per_panel"] == at_8.predicted_s_per_panel
+    assert out["runs"][2]["measured_s_per_panel"] == pytest.approx(2.0 + 28 * 0.5)  # 30 steps, 2 measured
+    assert 8 * gpu_check.GIB / total in state["fraction"] and state["fraction"][-1] == 1.0
+    page = gpu_check.markdown_report({"date": "d", "gpu": "NVIDIA H200", "gpu_memory_gb": 141, "versions": {},
+                                      "wall_s": 1, "settings": {"panel": 4, "resolution": 1024, "measured_steps": 2,
+                                                                "plan_source": "the chooser's"},
+                                      "generators": [out], "probe": {"status": "error", "error": "InputError: no"}})
+    assert "| sdxl-base-1.0 | fp16 | 30 | gpu (chooser's) | none | 4 | 16.0 |" in page
+    assert "GPU probe (core/generation/plan_probe.py): failed — InputError: no." in page
 
 
 def test_script_skips_without_cuda_and_writes_nothing(tmp_path):
@@ -226,19 +350,28 @@ def test_script_skips_without_cuda_and_writes_nothing(tmp_path):
     assert not (tmp_path / "out").exists()
 
 
-def test_feature_throughput_rows_on_cpu(tmp_path):
-    """The feature part through FeatureExtractor, as on the GPU: both models, every image."""
+def test_feature_throughput_rows_on_cpu(tmp_path, monkeypatch):
+    """The feature part through FeatureExtractor, as on the GPU: both models, every image, each
+    decode path and precision (PIL in nvJPEG's place: tests/scripts/test_gpu_features.py)."""
     import argparse
 
+    from test_gpu_features import pil_stand_in
+
+    from geofidelity_plugin.core.vision import batch_sources, decode_device
+
+    monkeypatch.setattr(batch_sources, "nvjpeg_unavailable", lambda device: None)
+    monkeypatch.setattr(decode_device, "nvjpeg_decode", pil_stand_in)
     args = argparse.Namespace(images=4, feature_batch=2)
     rows = gpu_check.check_features(args, tmp_path, device="cpu")
-    assert [r["model"] for r in rows] == list(gpu_check.FEATURE_MODELS)
-    for row in rows:
-        assert row["status"] == "ok", row
-        assert row["computed"] == 4 and row["failed"] == 0 and row["precision"] == "float32"
+    speed = [r for r in rows if r.get("kind") != "fallbacks"]
+    assert [r["model"] for r in rows if r.get("kind") == "fallbacks"] == list(gpu_check.FEATURE_MODELS)
+    assert [r["model"] for r in speed] == [m for m in gpu_check.FEATURE_MODELS for _ in range(4)]
+    for row in speed:
+        assert "error" not in row, row
+        assert row["computed"] == 4 and row["failed"] == 0 and row["precision"] in ("fp32", "tf32", "bf16")
         assert row["end_to_end_ips"] > 0 and row["forward_ips"] > 0
-    assert rows[1]["parameters"] == 86_580_480 and rows[1]["weights"] == "random (from config)"
-    assert rows[0]["parameters"] in (22_056_192, 22_056_576)  # offline weights (no mask token) or the config
+    assert speed[4]["parameters"] == 86_580_480 and speed[4]["weights"] == "random (from config)"
+    assert speed[0]["parameters"] in (22_056_192, 22_056_576)  # offline weights (no mask token) or the config
 
 
 def test_makefile_has_the_target():
@@ -246,6 +379,21 @@ def test_makefile_has_the_target():
     phony = next(line for line in makefile.splitlines() if line.startswith(".PHONY:"))
     assert "gpu-check" in phony.split()
     assert "\ngpu-check:" in makefile and "scripts/gpu_check.py" in makefile
+
+
+def test_gpu_py_runs_the_check_without_the_venv(tmp_path):
+    """``make gpu-check GPU_PY=python3`` on a GPU machine without the project's venv: that
+    Python runs both scripts and nothing sets up the venv (with no stamps, it would)."""
+    env = {**os.environ, "MAKEFLAGS": ""}
+    stamps = f"STAMPS={tmp_path / 'stamps'}"
+    dry = subprocess.run(["make", "-n", "gpu-check", "GPU_PY=python3", stamps, "GPU_CHECK_ARGS=--skip-features"],
+                         cwd=ROOT, capture_output=True, text=True, env=env, timeout=60)
+    assert dry.returncode == 0, dry.stderr
+    assert dry.stdout.splitlines() == ["python3 scripts/gpu_check.py --out bench_output --skip-features",
+                                       "python3 scripts/gpu_batch_check.py --out bench_output"]
+    usual = subprocess.run(["make", "-n", "gpu-check", stamps], cwd=ROOT, capture_output=True, text=True, env=env,
+                           timeout=60)
+    assert "venv" in usual.stdout and ".venv/bin/python scripts/gpu_check.py" in usual.stdout
 
 
 # -- the same building and calling code, on shrunk configs on the CPU -------------------------

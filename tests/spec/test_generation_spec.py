@@ -22,13 +22,15 @@ def _args(*extra):
 
 def test_argparse_defaults_are_the_core_options():
     args = _args()
-    assert (args.samples, args.seed, args.plan, args.precision, args.batch_forward) == (
-        o.DEFAULT_SAMPLES, o.DEFAULT_SEED, o.PLAN_CHOICES[0], o.PRECISION_CHOICES[0], o.BATCH_FORWARD_CHOICES[0])
+    assert (args.samples, args.seed, args.plan, args.precision, args.batch_forward, args.plan_probe) == (
+        o.DEFAULT_SAMPLES, o.DEFAULT_SEED, o.PLAN_CHOICES[0], o.PRECISION_CHOICES[0], o.BATCH_FORWARD_CHOICES[0],
+        o.PLAN_PROBE_CHOICES[0])
     assert args.conditions == list(o.CONDITIONS)
     # a registered generator's settings are the protocol's: the custom ones have no default here
     assert (args.custom_folder, args.steps, args.guidance, args.dtype, args.resolution) == (None,) * 5
     assert _args("--conditions", "L1", "L2").conditions == ["L1", "L2"]
-    for bad in (["--samples", "0"], ["--seed", "-1"], ["--plan", "nowhere"], ["--conditions", "L9"]):
+    for bad in (["--samples", "0"], ["--seed", "-1"], ["--plan", "nowhere"], ["--conditions", "L9"],
+                ["--plan-probe", "always"]):
         with pytest.raises(SystemExit):
             _args(*bad)
 
@@ -44,11 +46,12 @@ def test_the_command_builds_one_request_and_picks_its_executor():
     assert request == GenerationRequest("sdxl-base-1.0", samples=2, conditions=("L1",), vram_budget="12GB",
                                         plan="model-offload", out_dir="gens", fp8_denoiser=True,
                                         templates=PromptTemplates(l1="On {street} in {neighborhood}, {city}."),
-                                        precision="auto", batch_forward="auto")
+                                        precision="auto", batch_forward="auto", plan_probe="auto")
     assert request.to_dict()["templates"]["l1"] == "On {street} in {neighborhood}, {city}."
     checked = request.validate("cuda")
     assert checked.runner_options() == {"plan": "model-offload", "vram_budget": 12 * 1024 ** 3, "fp8_denoiser": True,
-                                        "precision": None, "batch_forward": "auto"}
+                                        "precision": None, "batch_forward": "auto", "plan_probe": "auto"}
+    assert generation_request(_args("--plan-probe", "off")).validate("cuda").runner_options()["plan_probe"] == "off"
     assert generation_executor(args) is None  # one process: generate_store's LocalExecutor
     ray_executor = pytest.importorskip("geofidelity_plugin.core.scaleout.generation").RayExecutor
     executor = generation_executor(_args("--ray", "--ray-workers", "3"))

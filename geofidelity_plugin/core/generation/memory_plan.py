@@ -166,14 +166,15 @@ def estimate(sizes: GeneratorSizes, plan: str, dtype: str, resolution: int, batc
 def choose_plan(sizes: GeneratorSizes, dtype: str, resolution: int, batch: int, device_type: str,
                 budget_bytes: int | None = None, budget_source: str = "", ram_free_bytes: int | None = None,
                 plan: str | None = None, fp8_denoiser: bool = False, steps: int | None = None,
-                device_name: str = "", plans: tuple | None = None) -> MemoryPlan:
+                device_name: str = "", plans: tuple | None = None, speed=None) -> MemoryPlan:
     """The plan and images per call with the shortest predicted time per panel (:mod:`.plan_time`)
     whose predicted peak + :data:`HEADROOM` fits ``budget_bytes``: a whole panel under group
     offload can beat a split one under model offload. ``sequential`` only when nothing else fits.
     On the CPU, or with no budget known, the whole pipeline stays together (``gpu``) unless a
     plan is forced. ``plan`` forces a plan: its largest batch that fits is taken, or one image
     per call marked ``fits=False`` when none does. ``steps``: the run's denoising steps (30 when
-    not given); ``device_name`` scales the recorded times (:func:`.plan_time.device_speed`);
+    not given); ``device_name`` scales the recorded times (:func:`.plan_time.device_speed`), or
+    ``speed`` does (a :class:`.plan_time.DeviceSpeed`, e.g. from the device's probe: :mod:`.plan_probe`);
     ``plans`` limits the candidates (default: every plan)."""
     if dtype not in _BYTES:
         raise InputError(f"unknown dtype {dtype!r}; use one of {', '.join(_BYTES)}")
@@ -189,7 +190,7 @@ def choose_plan(sizes: GeneratorSizes, dtype: str, resolution: int, batch: int, 
     from .plan_time import device_speed, panel_seconds
 
     steps = int(steps) if steps else DEFAULT_STEPS
-    speed = device_speed(device_name)
+    speed = speed or device_speed(device_name)
     usable = budget_bytes - HEADROOM
     tiling = estimate(sizes, "model-offload", dtype, resolution, 1, fp8_denoiser)["phases"]["vae"] > usable
     base = replace(base, vae_tiling=tiling)

@@ -7,7 +7,7 @@ from ..conditions import CONDITIONS
 from .generators import CUSTOM_DEFAULTS, DTYPES, GENERATORS
 
 __all__ = ["BATCH_FORWARD_CHOICES", "CONDITIONS", "CPU_PLANS", "CUSTOM_DEFAULTS", "CUSTOM_FOLDER_CHOICE", "DEFAULT_SAMPLES", "DEFAULT_SEED",
-           "GENERATORS", "PLAN_CHOICES", "PRECISION_CHOICES", "generator_choices"]
+           "GENERATORS", "PLAN_CHOICES", "PLAN_PROBE_CHOICES", "PRECISION_CHOICES", "generator_choices"]
 
 #: memory plans (docs/memory-plans.md), in the order the chooser tries them
 PLANS = ("gpu", "model-offload", "group-offload", "sequential")
@@ -16,6 +16,9 @@ PLANS = ("gpu", "model-offload", "group-offload", "sequential")
 CPU_PLANS = ("gpu", "model-offload", "group-offload")
 #: how the denoiser sees the images of one call (``--batch-forward``)
 BATCH_FORWARD_CHOICES = ("auto", "per-image", "batched")
+#: the GPU probe that scales the plan time model (``--plan-probe``, core/generation/plan_probe.py):
+#: auto = the cached probe, measured once per device when the H200 reference exists; off; rerun
+PLAN_PROBE_CHOICES = ("auto", "off", "rerun")
 
 #: images per generated panel (method §4)
 DEFAULT_SAMPLES = 4

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .component_sizes import published_sizes
-from .plan_time import panel_seconds, weight_bytes
+from .plan_time import PROBE_FIGURES, REFERENCE_DEVICE, panel_seconds, probe_problem, weight_bytes
 
 #: the H200 host's link: PCIe Gen5 x16, ≈ 55 GB/s host to device for pinned copies (what group
 #: offloading's prefetch streams use); not measured by the check, so stated here
@@ -72,10 +72,23 @@ def _round(x: float) -> float:
     return float(f"{x:.{DIGITS}g}")
 
 
-def derive(runs: list[MeasuredRun], measured: str, leave_out: str | None = None) -> dict:
+def recorded_probe(paths) -> dict | None:
+    """The H200's probe (:mod:`.plan_probe`) of the last result file that recorded one, its
+    figures rounded, with the file's name: the reference another GPU's probe is compared with.
+    None before any check recorded one."""
+    found = None
+    for path in paths:
+        probe = json.loads(Path(path).read_text(encoding="utf-8")).get("probe")
+        if probe_problem(probe) is None and REFERENCE_DEVICE in str(probe.get("device", "")):
+            found = {**probe, **{k: _round(probe[k]) for k in PROBE_FIGURES}, "from": Path(path).name}
+    return found
+
+
+def derive(runs: list[MeasuredRun], measured: str, leave_out: str | None = None, probe: dict | None = None) -> dict:
     """The data file's content from ``runs``: per generator its ``step`` and ``call`` seconds per
     image (gpu plan), and the plans' bandwidths and group factor (medians over the generators,
-    without ``leave_out``'s runs when given: the leave-one-generator-out check)."""
+    without ``leave_out``'s runs when given: the leave-one-generator-out check); ``probe``: the
+    H200's probe (:func:`recorded_probe`), kept as the reference for other GPUs' probes."""
     generators = {}
     for name in sorted({r.generator for r in runs}):
         gpu = [r for r in runs if r.generator == name and r.plan == "gpu"]
@@ -105,7 +118,7 @@ def derive(runs: list[MeasuredRun], measured: str, leave_out: str | None = None)
         elif r.plan == "gpu":
             act = sizes.activation
             flops.append(2.0 * sizes.denoiser.params * act.tokens_at(1024) * act.cfg_batch / step)
-    return {
+    out = {
         "about": "figures of the plan time model (core/generation/plan_time.py), written by "
                  "scripts/plan_calibration.py from make gpu-check's results; bytes per second, seconds",
         "measured": measured,
@@ -120,6 +133,9 @@ def derive(runs: list[MeasuredRun], measured: str, leave_out: str | None = None)
         "from_runs": {"model_offload": len(model), "group_call": len(group_call), "group_factor": len(group_factor),
                       "sequential": len(sequential), "flops": len(flops)},
     }
+    if probe is not None:
+        out["probe"] = probe
+    return out
 
 
 def predicted(run: MeasuredRun, cal: dict) -> float:
@@ -144,7 +160,7 @@ def median_abs_error(rows: list[dict]) -> float:
     return statistics.median(abs(r["error"]) for r in rows)
 
 
-__all__ = ["MeasuredRun", "measured_runs", "derive", "predicted", "errors", "median_abs_error"]
+__all__ = ["MeasuredRun", "measured_runs", "recorded_probe", "derive", "predicted", "errors", "median_abs_error"]
 
 
 def fits_measured(run: MeasuredRun, budget_gb: float, headroom_gib: float = 1.0) -> bool:

@@ -21,15 +21,20 @@ generator on an H200 by ``make gpu-check`` (the ``gpu`` plan's runs; random weig
 the bandwidths and ``group_factor`` are the medians of what the offload runs imply
 (``core/generation/plan_calibration.py`` derives them; ``resources/generation/plan_times.json``
 holds them). A generator without a measurement (a custom folder) takes 2 × denoiser parameters ×
-tokens × guidance rows FLOPs per image and step at the H200's median measured throughput. Another
-GPU scales the compute by the ratio of its published peak to the H200's (:data:`PEAK_TFLOPS`);
-transfers keep the H200 host's figures (no probe is run).
+tokens × guidance rows FLOPs per image and step at the H200's median measured throughput.
+
+Another GPU is scaled from the H200 figures. With a probe of it (:mod:`.plan_probe`: matrix
+products and host-to-device copies, a few seconds, cached) and the same probe recorded on the H200
+(``probe`` in the data file), compute scales by the ratio of the two probes' matrix throughput in
+the run's dtype, group offloading's transfers by their pinned-copy bandwidths and model and
+sequential offloading's by their pageable-copy bandwidths. Without either, compute scales by the
+ratio of the published peaks (:data:`PEAK_TFLOPS`) and transfers keep the H200 host's figures.
 """
 from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from ..resources import resource
@@ -56,17 +61,76 @@ def calibration() -> dict:
 @dataclass(frozen=True)
 class DeviceSpeed:
     """How this device's compute and transfers compare with the recorded H200's (multipliers of
-    seconds), and where the figures come from."""
+    seconds), and where the figures come from: ``transfer`` for pinned copies (group
+    offloading's prefetch), ``pageable`` for pageable ones (model and sequential offloading)."""
 
     compute: float = 1.0
     transfer: float = 1.0
     basis: str = ""
+    pageable: float = 1.0
 
 
-def device_speed(device_name: str = "") -> DeviceSpeed:
-    """The scale for a CUDA device named ``device_name`` (``torch.cuda.get_device_name``)."""
+#: a probe's figures (:mod:`.plan_probe`), each a positive number; its layout's version
+PROBE_FIGURES = ("bf16_tflops", "fp16_tflops", "pinned_gb_s", "pageable_gb_s")
+PROBE_VERSION = 1
+
+
+def probe_problem(probe) -> str | None:
+    """Why ``probe`` (a device's or the H200 reference's) cannot scale the figures, or None."""
+    if not isinstance(probe, dict):
+        return "it is not a JSON object"
+    if probe.get("probe_version") != PROBE_VERSION:
+        return f"its layout is version {probe.get('probe_version')!r}, not {PROBE_VERSION}"
+    for key in PROBE_FIGURES:
+        value = probe.get(key)
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < float("inf"):
+            return f"its {key} is {value!r}, not a positive number"
+    return None
+
+
+def reference_probe(cal: dict | None = None) -> dict | None:
+    """The probe recorded on the H200 with the time figures (None until `make gpu-check` has
+    recorded one and ``scripts/plan_calibration.py`` has written it)."""
+    probe = (cal or calibration()).get("probe")
+    return probe if probe is not None and probe_problem(probe) is None else None
+
+
+def probe_multipliers(probe: dict, reference: dict, dtype: str) -> tuple[float, float, float]:
+    """(compute, pinned, pageable) multipliers of the H200's seconds: the reference's throughput
+    over this device's. float32 runs take the fp16 ratio (the probe times no float32 products)."""
+    tflops = "bf16_tflops" if dtype == "bf16" else "fp16_tflops"
+    return (reference[tflops] / probe[tflops], reference["pinned_gb_s"] / probe["pinned_gb_s"],
+            reference["pageable_gb_s"] / probe["pageable_gb_s"])
+
+
+def device_speed(device_name: str = "", probe: dict | None = None, dtype: str = "bf16") -> DeviceSpeed:
+    """The scale for a CUDA device named ``device_name`` (``torch.cuda.get_device_name``): from
+    ``probe`` (this device's, :mod:`.plan_probe`) when the H200 reference probe is recorded too,
+    else from the published peaks."""
     cal = calibration()
     recorded = f"the H200 figures of `make gpu-check` ({cal['measured']})"
+    if probe is not None and probe_problem(probe) is None:
+        reference = reference_probe(cal)
+        if reference is not None:
+            return _probed(recorded, probe, reference, dtype)
+        speed = _published(recorded, device_name)
+        return replace(speed, basis=f"{speed.basis}; the probe on {probe.get('device', device_name)} "
+                                    f"({probe.get('date', '?')}) is not used: no H200 reference probe is recorded yet")
+    return _published(recorded, device_name)
+
+
+def _probed(recorded: str, probe: dict, reference: dict, dtype: str) -> DeviceSpeed:
+    compute, pinned, pageable = probe_multipliers(probe, reference, dtype)
+    tflops = "bf16_tflops" if dtype == "bf16" else "fp16_tflops"
+    basis = (f"{recorded}; scaled by a probe on {probe.get('device', '?')} ({probe.get('date', '?')}): "
+             f"{tflops[:4]} matrix products {probe[tflops]:.0f} vs {reference[tflops]:.0f} TFLOPS on the H200"
+             f"{' (fp32 takes the fp16 ratio)' if dtype == 'fp32' else ''}, pinned copies "
+             f"{probe['pinned_gb_s']:.1f} vs {reference['pinned_gb_s']:.1f} GB/s, pageable copies "
+             f"{probe['pageable_gb_s']:.1f} vs {reference['pageable_gb_s']:.1f} GB/s")
+    return DeviceSpeed(compute, pinned, basis, pageable)
+
+
+def _published(recorded: str, device_name: str) -> DeviceSpeed:
     name = str(device_name or "")
     for key in sorted(PEAK_TFLOPS, key=len, reverse=True):
         if key.lower() in name.lower():
@@ -126,14 +190,14 @@ def call_seconds(sizes: GeneratorSizes, plan: str, dtype: str, resolution: int, 
     if plan == "gpu":
         return base + steps * images * step
     if plan == "model-offload":
-        return base + steps * images * step + w["all"] / bw["model_offload"] * speed.transfer
+        return base + steps * images * step + w["all"] / bw["model_offload"] * speed.pageable
     if plan == "group-offload":
         fetch = w["denoiser"] / bw["link"] * speed.transfer
         return (base + w["text_encoders"] / bw["group_call"] * speed.transfer
                 + steps * max(cal["group_factor"] * images * step, fetch))
     if plan == "sequential":
-        move = w["denoiser"] / bw["sequential"] * speed.transfer
-        return base + w["text_encoders"] / bw["sequential"] * speed.transfer + steps * (images * step + move)
+        move = w["denoiser"] / bw["sequential"] * speed.pageable
+        return base + w["text_encoders"] / bw["sequential"] * speed.pageable + steps * (images * step + move)
     raise ValueError(f"unknown plan {plan!r}")
 
 

@@ -34,7 +34,7 @@ class GenerationRequest:
     ``{"L0": …, "L1": …, "L2": …, "suffix": …}``. ``device``: ``None`` (the GPU when there is one)
     or ``cpu``, ``cuda``, ``cuda:N``, ``mps``. ``out_dir``: the generations folder (``None``:
     ``generations`` beside the store). ``plan``, ``vram_budget`` (``"12GB"`` or bytes),
-    ``fp8_denoiser``, ``precision``, ``batch_forward``: docs/memory-plans.md. ``force``: replace
+    ``plan_probe``, ``fp8_denoiser``, ``precision``, ``batch_forward``: docs/memory-plans.md. ``force``: replace
     panels made with other settings. The run manifest records the request as given
     (:meth:`to_dict`)."""
 
@@ -53,6 +53,7 @@ class GenerationRequest:
     out_dir: str | None = None
     plan: str | None = None
     vram_budget: Any = None
+    plan_probe: str | None = None
     fp8_denoiser: bool = False
     precision: str | None = None
     batch_forward: str | None = None
@@ -92,6 +93,7 @@ class GenerationRequest:
         from .batch_forward import check_mode
         from .generators import normalise_dtype, resolve_generator
         from .memory_plan import check_plan, parse_budget
+        from .plan_probe import check_mode as check_probe
         from .prompts import PromptTemplates
 
         batch_forward = check_mode(self.batch_forward)
@@ -108,7 +110,8 @@ class GenerationRequest:
         samples = self.samples
         if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
             raise InputError(f"samples must be a whole number ≥ 1, not {samples!r}")
-        return CheckedRequest(self, spec, templates, plan, budget, precision, batch_forward)
+        return CheckedRequest(self, spec, templates, plan, budget, precision, batch_forward,
+                              check_probe(self.plan_probe))
 
 
 @dataclass(frozen=True)
@@ -123,11 +126,12 @@ class CheckedRequest:
     budget: int | None
     precision: str | None
     batch_forward: str
+    plan_probe: str = "auto"
 
     def runner_options(self) -> dict:
         """The memory-plan options of :class:`~.runner.GenerationRunner` (here and on each Ray worker)."""
         return {"plan": self.plan, "vram_budget": self.budget, "fp8_denoiser": bool(self.request.fp8_denoiser),
-                "precision": self.precision, "batch_forward": self.batch_forward}
+                "precision": self.precision, "batch_forward": self.batch_forward, "plan_probe": self.plan_probe}
 
 
 class Executor(Protocol):

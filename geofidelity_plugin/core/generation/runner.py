@@ -35,6 +35,7 @@ from .batch_forward import check_mode, forward_label, per_image_forward, splits
 from .component_sizes import generator_sizes
 from .generators import GENERATORS, GeneratorSpec, check_name, check_settings, normalise_dtype
 from .memory_plan import MemoryPlan, apply_plan, choose_plan, device_budget, free_ram
+from .plan_probe import check_mode as check_probe, speed_for_run
 from .model_files import config_class, local_folder, quiet_loading, revision_of, unavailable_message, version_of
 from .panel_records import already_made, forget_samples, generated_by, refuse_mixing
 from .prompts import check_prompt_row, prompt_meta
@@ -68,14 +69,16 @@ class GenerationRunner:
                  resolution: int = 1024, dtype: str = "fp16", device: str | None = None,
                  name: str | None = None, revision: str | None = None, plan: str | None = None,
                  vram_budget: int | None = None, fp8_denoiser: bool = False, precision: str | None = None,
-                 images_per_call: int | None = None, batch_forward: str | None = None):
+                 images_per_call: int | None = None, batch_forward: str | None = None, plan_probe: str | None = None):
         """``dtype``: the model's own (the protocol's table, or what a custom folder states);
         ``precision`` overrides it on every device, whereas without it the CPU runs in float32.
         ``plan`` (one of :data:`~.memory_plan.PLANS`, None: chosen), ``vram_budget`` (bytes, None:
         the device's free memory) and ``fp8_denoiser`` go to :func:`~.memory_plan.choose_plan`;
         ``images_per_call`` caps the batch it may choose (1: one pipeline call per image).
         ``batch_forward`` (:data:`~.batch_forward.MODES`): ``auto`` evaluates the denoiser image by
-        image on the CPU (bytes equal to one call per image) and as one batch elsewhere."""
+        image on the CPU (bytes equal to one call per image) and as one batch elsewhere.
+        ``plan_probe`` (``auto``, ``off``, ``rerun``): the GPU probe that scales the plan times
+        (:mod:`.plan_probe`)."""
         self.model_ref = str(model_id_or_path)
         self.steps, self.guidance, self.resolution, self.dtype = check_settings(steps, guidance, resolution, dtype)
         self.precision = normalise_dtype(precision) if precision not in (None, "", "auto") else None
@@ -89,6 +92,7 @@ class GenerationRunner:
             raise InputError(f"images per call must be a whole number ≥ 1, not {images_per_call!r}")
         self.images_per_call = images_per_call
         self.batch_forward = check_mode(batch_forward)
+        self.plan_probe, self._probe, self._speed = check_probe(plan_probe), None, None
         self._pipe = None
         self._device = None
         self._torch_dtype = None
@@ -163,8 +167,11 @@ class GenerationRunner:
         sizes = generator_sizes(registered, folder)
         budget, source = device_budget(device, self.vram_budget) if device.type != "cpu" else (None, "")
         forced = self._plan.plan if self._pipe is not None and self._plan is not None else self.plan_request
-        self._plan = choose_plan(sizes, _DTYPE_KEYS[str(torch_dtype).replace("torch.", "")], self.resolution, samples,
-                                 device.type, budget, source, free_ram(), forced, self.fp8_denoiser)
+        dtype = _DTYPE_KEYS[str(torch_dtype).replace("torch.", "")]
+        if budget is not None and self._speed is None:  # probed (or read from the cache) once per runner
+            self._speed, self._probe = speed_for_run(device, dtype, self.plan_probe)
+        self._plan = choose_plan(sizes, dtype, self.resolution, samples, device.type, budget, source, free_ram(),
+                                 forced, self.fp8_denoiser, steps=self.steps, speed=self._speed)
         log.info("generator %s: memory plan %s, %d image(s) per call, predicted peak %.1f GiB — %s", self.name,
                  self._plan.plan, self._plan.batch, self._plan.predicted_peak_bytes / 1024 ** 3, self._plan.reason)
         return self._plan
@@ -359,7 +366,8 @@ class GenerationRunner:
                     result: GenerationResult, inputs: dict | None = None, request: dict | None = None) -> None:
         outputs = {"folder": root, "generated": result.generated, "skipped_existing": result.skipped_existing,
                    "requested": result.requested, "cancelled": result.cancelled}
-        memory = {**self._plan.to_dict(), "measured_peak_bytes": self.measured_peak()} if self._plan else None
+        memory = ({**self._plan.to_dict(), "measured_peak_bytes": self.measured_peak(), "plan_probe": self.plan_probe,
+                   "probe": self._probe} if self._plan else None)
         write_manifest(root / "generation_manifest.json",
                        build_manifest("generate", {**options, "request": request} if request else options,
                                       inputs=inputs, outputs=outputs, models=[info], memory_plan=memory))

@@ -14,7 +14,7 @@ from geofidelity_plugin.core.generation.component_sizes import published_sizes
 from geofidelity_plugin.core.generation.generators import GENERATORS
 from geofidelity_plugin.core.generation.memory_plan import GIB, choose_plan
 from geofidelity_plugin.core.generation.plan_calibration import (derive, errors, measured_choices, measured_plans,
-                                                                 measured_runs, median_abs_error)
+                                                                 measured_runs, median_abs_error, recorded_probe)
 from geofidelity_plugin.core.generation.plan_time import calibration
 
 REPO = Path(__file__).resolve().parents[3]
@@ -25,7 +25,7 @@ MEASURED_GENERATORS = sorted({r.generator for r in RUNS})
 
 
 def test_the_recorded_runs_cover_five_generators_and_the_offload_plans():
-    assert len(RESULTS) >= 2 and len(MEASURED_GENERATORS) == 5, MEASURED_GENERATORS
+    assert len(RESULTS) >= 2 and len(MEASURED_GENERATORS) >= 5, MEASURED_GENERATORS
     assert {r.plan for r in RUNS} >= {"gpu", "model-offload", "group-offload", "sequential"}
 
 
@@ -66,7 +66,7 @@ def test_predictions_are_within_25_percent_of_the_measured_times():
 
 def test_the_data_file_is_what_the_recorded_runs_give():
     data = json.loads((REPO / "resources" / "generation" / "plan_times.json").read_text(encoding="utf-8"))
-    again = json.loads(json.dumps(derive(RUNS, data["measured"])))
+    again = json.loads(json.dumps(derive(RUNS, data["measured"], probe=recorded_probe(RESULTS))))
     assert data == again
     done = subprocess.run([sys.executable, str(REPO / "scripts" / "plan_calibration.py"), "--check"], cwd=REPO,
                           capture_output=True, text=True, timeout=120)
