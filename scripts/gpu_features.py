@@ -138,12 +138,12 @@ def end_to_end(folder: Path, paths: list[Path], tmp: Path, tag: str, device: str
 
 
 def check_model(model: str, folder: Path, weights: str, paths: list[Path], odd: dict[str, Path], tmp: Path,
-                device: str, batch: int) -> list[dict]:
-    """Every row of one feature model."""
+                device: str, batch: int, precisions: tuple = PRECISION_ROWS) -> list[dict]:
+    """Every row of one feature model (fp32 first: the others' cosines are to it)."""
     from gpu_check import parameter_count
 
     rows, fp32 = [], {}
-    for precision in PRECISION_ROWS:
+    for precision in ("fp32",) + tuple(p for p in precisions if p != "fp32"):
         for decode in (("device", "cpu") if precision == "fp32" else ("device",)):
             got = end_to_end(folder, paths, tmp, f"{model}-{precision}-{decode}", device, batch,
                              precision=precision, decode=decode)
@@ -197,7 +197,8 @@ def check_features(args, tmp: Path, device: str = "cuda") -> list[dict]:
     for model in FEATURE_MODELS:
         try:
             folder, weights = _feature_folder(model, tmp, getattr(args, "dinov2_s", OFFLINE_S14))
-            rows.extend(check_model(model, folder, weights, paths, odd, tmp, device, args.feature_batch))
+            rows.extend(check_model(model, folder, weights, paths, odd, tmp, device, args.feature_batch,
+                                    tuple(getattr(args, "precisions", None) or PRECISION_ROWS)))
         except Exception as exc:  # one failed model must not hide the other
             rows.append({"model": model, "status": "error", "error": _error(exc)})
         finally:
@@ -239,6 +240,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dinov2-s", type=Path, default=None)
     parser.add_argument("--photos", type=Path, default=None)
     parser.add_argument("--out", type=Path, default=ROOT / "bench_output")
+    parser.add_argument("--precisions", nargs="+", choices=PRECISION_ROWS, default=list(PRECISION_ROWS),
+                        help="precision rows besides fp32 (always measured)")
     args = parser.parse_args(argv)
     import torch
 

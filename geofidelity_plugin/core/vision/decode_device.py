@@ -13,7 +13,9 @@ Not every file suits nvJPEG. A short look at the header on the CPU (PIL opens it
 sends these to the CPU path (:func:`.images.load_rgb` and :class:`.preprocess.PixelRecipe`), with
 the reason counted for the manifest: not a JPEG (PNG, WebP…), CMYK or YCCK JPEGs (their colours
 need the ICC profile), progressive JPEGs, photos with an EXIF rotation, and anything nvJPEG then
-refuses. Files that are not images at all fail there with the CPU path's own reason.
+refuses, and files without an end-of-image marker (nvJPEG decodes a truncated file silently,
+measured on the H200; the CPU path refuses it). Files that are not images at all fail there with
+the CPU path's own reason.
 
 The pixels differ from the CPU path's: nvJPEG's IDCT and a full-size decode followed by torch's
 antialiased resize, against libjpeg's reduced-scale decode followed by PIL's. The embedding cosine
@@ -95,6 +97,10 @@ def cpu_reason(data: bytes, max_pixels: int | None) -> str | None:
         return "progressive JPEG"
     if max_pixels is not None and width * height > max_pixels or not width or not height:
         return "size outside the limits"
+    if not data.rstrip(b"\x00 \r\n").endswith(b"\xff\xd9"):
+        # nvJPEG decodes a cut-off file without a word (grey where the data ends); the CPU path
+        # refuses it as truncated, or accepts a file that merely has bytes after its end
+        return "no end-of-image marker"
     try:
         orientation = image.getexif().get(_EXIF_ORIENTATION, 1)
     except Exception:  # a broken EXIF block: the CPU path decides what to do with it

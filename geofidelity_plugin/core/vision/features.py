@@ -28,6 +28,7 @@ import json
 import logging
 import os
 import weakref
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -210,6 +211,11 @@ class FeatureExtractor:
         # a cancel is seen after each batch (check_cancel below); closing the batches then stops
         # the decode workers or thread and drops what they had queued
         batches = BatchSource(self).batches(chunks, name_of, lambda: False)
+        # cache writes go to one writer thread (sqlite releases the GIL), in order, off the path
+        # between two forward passes; every write is waited for, also on a cancel or an error
+        writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="geofidelity-cache") \
+            if self.cache is not None else None
+        writes = []
         try:
             for done, (shas, pixels, failures) in enumerate(batches, 1):
                 for sha, reason in failures.items():
@@ -217,8 +223,9 @@ class FeatureExtractor:
                         result.failed[names[i]] = reason
                 if shas:
                     vectors = self._forward(pixels)
-                    if self.cache is not None:
-                        self.cache.put_many([(self._key(s), v) for s, v in zip(shas, vectors)])
+                    if writer is not None:
+                        writes.append(writer.submit(self.cache.put_many,
+                                                    [(self._key(s), v) for s, v in zip(shas, vectors)]))
                     for sha, vector in zip(shas, vectors):
                         for i in rows_of[sha]:
                             result.embeddings[i] = vector
@@ -228,6 +235,10 @@ class FeatureExtractor:
                 check_cancel(progress, "embedding images")
         finally:
             batches.close()  # stops the decode workers or thread at once, also on cancel
+            if writer is not None:
+                writer.shutdown(wait=True)
+        for write in writes:
+            write.result()  # a cache another run holds is an error here, as before
         if progress is not None:
             progress.set_progress(100.0)
         for reason_path, reason in result.failed.items():  # the caller reports them, once

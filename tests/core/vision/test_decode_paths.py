@@ -54,16 +54,18 @@ def jpegs(tmp_path, photo) -> list[Path]:
 
 
 def pil_stand_in(datas, device):
-    """nvJPEG's place on the CPU: full-size RGB decode to uint8 (3, H, W) tensors."""
+    """nvJPEG's place on the CPU: full-size RGB decode to uint8 (3, H, W) tensors. Like nvJPEG on
+    the H200, a file cut short decodes without an error (grey where the data ends)."""
     import torch
 
     out = []
     for data in datas:
+        image = Image.open(io.BytesIO(data.numpy().tobytes()))
         try:
-            image = Image.open(io.BytesIO(data.numpy().tobytes()))
-            out.append(torch.from_numpy(np.array(image.convert("RGB"))).permute(2, 0, 1).contiguous())
-        except OSError as exc:
-            out.append(RuntimeError(str(exc)))
+            pixels = np.array(image.convert("RGB"))
+        except OSError:  # truncated: what nvJPEG gives instead of an error
+            pixels = np.full((image.height, image.width, 3), 128, np.uint8)
+        out.append(torch.from_numpy(pixels).permute(2, 0, 1).contiguous())
     return out
 
 
@@ -234,7 +236,7 @@ def test_cpu_reasons_for_files_nvjpeg_must_not_take(tmp_path, photo, jpegs):
     files = odd_files(tmp_path, photo)
     reasons = {k: cpu_reason(p.read_bytes(), 80_000_000) for k, p in files.items()}
     assert reasons == {"png": "PNG file, not JPEG", "cmyk": "CMYK JPEG", "progressive": "progressive JPEG",
-                       "rotated": "EXIF rotation", "grey": None, "truncated": None,
+                       "rotated": "EXIF rotation", "grey": None, "truncated": "no end-of-image marker",
                        "text": "not readable as an image header"}
     assert cpu_reason(jpegs[0].read_bytes(), 80_000_000) is None
     assert cpu_reason(jpegs[0].read_bytes(), 1000) == "size outside the limits"
@@ -252,8 +254,8 @@ def test_device_path_fallbacks_and_failures(tiny_model, monkeypatch, tmp_path, p
     assert device.decode_path == DEVICE_PATH
     got = device.embed_paths(jpegs[:2] + list(files.values()))
     run = device.model_info()["decode"]["last_run"]
-    # the truncated JPEG is refused by the decoder and the text file has no header: both then fail
-    # on the CPU path with its own reasons, as they would without a GPU
+    # the truncated JPEG (which the decoder would take silently) and the text file go to the CPU
+    # path and fail there with its own reasons, as they would without a GPU
     assert run["cpu_fallback_reasons"] == {"CMYK JPEG": 1, "EXIF rotation": 1, "PNG file, not JPEG": 1,
                                            "progressive JPEG": 1}
     assert run["device_decoded"] == 3 and run["failed"] == 2 and run["cpu_fallback"] == 4
@@ -351,3 +353,21 @@ def test_tf32_is_its_own_precision(tiny_model, jpegs):
 def test_loader_of_worker_and_in_process_is_one(jpegs):
     ok, pixels = decode_task((str(jpegs[0]), None, 56, None))
     assert ok and np.array_equal(pixels, np.asarray(load_rgb(jpegs[0], None, 56)))
+
+
+def test_many_files_are_hashed_in_threads_in_order(tmp_path, jpegs):
+    from geofidelity_plugin.core.progress import RecordingProgress
+    from geofidelity_plugin.core.vision.embedding_lookup import lookup_cached
+    from geofidelity_plugin.core.vision.images import content_hash
+
+    names = []
+    for i in range(70):
+        path = tmp_path / f"copy_{i}.jpg"
+        path.write_bytes(jpegs[i % len(jpegs)].read_bytes() + bytes([i]))  # distinct contents
+        names.append(str(path))
+    names.insert(33, str(tmp_path / "missing.jpg"))
+    progress = RecordingProgress()
+    result, rows_of, todo = lookup_cached(names, 4, None, lambda sha: sha, {"label": "x"}, progress)
+    assert result.failed == {str(tmp_path / "missing.jpg"): "file not found"}
+    assert result.hashes[:33] + result.hashes[34:] == [content_hash(n) for n in names[:33] + names[34:]]
+    assert result.hashes[33] is None and len(todo) == 70 and progress.checks >= 1
