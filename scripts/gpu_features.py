@@ -118,11 +118,14 @@ def bare_forward_ips(ext, paths: list[Path], batch: int, device: str) -> float:
     return len(paths) / best
 
 
-def end_to_end(folder: Path, paths: list[Path], tmp: Path, tag: str, device: str, batch: int, **options) -> dict:
+def end_to_end(folder: Path, paths: list[Path], tmp: Path, tag: str, device: str, batch: int,
+               decode_threads: int | None = None, **options) -> dict:
     from geofidelity_plugin.core.vision.feature_cache import FeatureCache
     from geofidelity_plugin.core.vision.features import FeatureExtractor
 
     ext = FeatureExtractor(folder, device=device, batch_size=batch, **options)
+    if decode_threads:
+        ext.decode_threads = decode_threads
     ext.cache = FeatureCache(tmp / f"{tag}-warm.sqlite")
     ext.embed_paths(paths[: 2 * batch])  # warm-up: kernels, decode workers or thread
     ext.cache = FeatureCache(tmp / f"{tag}.sqlite")
@@ -185,6 +188,36 @@ def odd_row(model: str, folder: Path, odd: dict[str, Path], tmp: Path, device: s
             "cosine_min": float(np.nanmin(c)), "same_failures": sorted(map(str, a.failed)) == sorted(map(str, b.failed))}
 
 
+def decode_only_ips(paths: list[Path], device: str, batch: int) -> float:
+    """nvJPEG alone: the files' bytes (read beforehand) decoded in batches, nothing else."""
+    import torch
+
+    from geofidelity_plugin.core.vision.decode_device import nvjpeg_decode
+
+    datas = [torch.frombuffer(bytearray(p.read_bytes()), dtype=torch.uint8) for p in paths]
+    nvjpeg_decode(datas[:batch], device)
+    _sync(device)
+    start = time.perf_counter()
+    for i in range(0, len(datas), batch):
+        nvjpeg_decode(datas[i:i + batch], device)
+    _sync(device)
+    return len(datas) / (time.perf_counter() - start)
+
+
+def decoder_rows(folder: Path, paths: list[Path], tmp: Path, device: str, batch: int) -> list[dict]:
+    """Where the GPU path's time goes: nvJPEG alone at several batch sizes, and the end-to-end
+    rate with one to three producer threads (their time split is in ``decode_run``)."""
+    rows = [{"kind": "decode_only", "batch": b, "ips": decode_only_ips(paths, device, b)} for b in (64, 128, 256)]
+    for threads in (1, 2, 3):
+        got = end_to_end(folder, paths, tmp, f"threads{threads}", device, batch, decode_threads=threads,
+                         decode="device")
+        got.pop("extractor").close()
+        got.pop("embeddings")
+        rows.append({"kind": "producer_threads", "threads": threads, "ips": got["ips"],
+                     "decode_run": got["decode"]["last_run"]})
+    return rows
+
+
 def check_features(args, tmp: Path, device: str = "cuda") -> list[dict]:
     """All feature rows; a model that fails gives an error row and the others still run."""
     from gpu_check import FEATURE_MODELS, OFFLINE_S14, _error, _feature_folder, _free
@@ -194,9 +227,12 @@ def check_features(args, tmp: Path, device: str = "cuda") -> list[dict]:
                  None) or paths[0]
     odd = odd_files(tmp / "odd", photo)
     rows = []
-    for model in FEATURE_MODELS:
+    for model in getattr(args, "models", None) or FEATURE_MODELS:
         try:
             folder, weights = _feature_folder(model, tmp, getattr(args, "dinov2_s", OFFLINE_S14))
+            if getattr(args, "decoder_only", False):
+                rows.extend(dict(r, model=model) for r in decoder_rows(folder, paths, tmp, device, args.feature_batch))
+                continue
             rows.extend(check_model(model, folder, weights, paths, odd, tmp, device, args.feature_batch,
                                     tuple(getattr(args, "precisions", None) or PRECISION_ROWS)))
         except Exception as exc:  # one failed model must not hide the other
@@ -210,6 +246,8 @@ def markdown(rows: list[dict]) -> str:
     lines = ["| model | weights | precision | decode | batch | images | end-to-end img/s | forward img/s | ratio | "
              "cosine (min / mean) | fallbacks |", "|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
+        if r.get("kind") in ("decode_only", "producer_threads"):
+            continue  # in the JSON
         if r.get("status") == "error":
             lines.append(f"| {r['model']} | error: {r['error']} |||||||||")
             continue
@@ -240,6 +278,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dinov2-s", type=Path, default=None)
     parser.add_argument("--photos", type=Path, default=None)
     parser.add_argument("--out", type=Path, default=ROOT / "bench_output")
+    parser.add_argument("--models", nargs="+", default=None, help="feature models (default: S/14 and B/14)")
+    parser.add_argument("--decoder-only", action="store_true",
+                        help="only where the GPU path's time goes: nvJPEG alone, and 1-3 producer threads")
     parser.add_argument("--precisions", nargs="+", choices=PRECISION_ROWS, default=list(PRECISION_ROWS),
                         help="precision rows besides fp32 (always measured)")
     args = parser.parse_args(argv)
@@ -258,6 +299,9 @@ def main(argv: list[str] | None = None) -> int:
     (args.out / "gpu_features.json").write_text(json.dumps(rows, indent=1, default=str))
     (args.out / "gpu_features.md").write_text(markdown(rows) + "\n")
     print(markdown(rows))
+    for r in rows:
+        if r.get("kind") in ("decode_only", "producer_threads"):
+            print(json.dumps(r, default=str))
     return 0
 
 

@@ -66,7 +66,8 @@ class BatchSource:
                 stopped: Callable[[], bool]) -> Iterator[tuple]:
         x = self.x
         if x.decode_path == DEVICE_PATH:
-            decoder = DeviceDecoder(x.device, x.recipe, x.max_pixels, x.draft_shortest_edge, x.decode_depth)
+            decoder = DeviceDecoder(x.device, x.recipe, x.max_pixels, x.draft_shortest_edge, x.decode_depth,
+                                    threads=x.decode_threads)
             try:
                 yield from decoder.batches(chunks, name_of, stopped)
             finally:

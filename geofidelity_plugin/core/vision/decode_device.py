@@ -32,6 +32,7 @@ import io
 import logging
 import queue
 import threading
+import time
 import warnings
 from collections import Counter
 from typing import Callable, Iterator
@@ -114,7 +115,7 @@ class DeviceDecoder:
     """Batches of model-ready pixels on ``device`` for the chunks of one embedding run."""
 
     def __init__(self, device, recipe: PixelRecipe, max_pixels: int | None, draft_edge: int | None,
-                 depth: int = 2, decode: Callable[[list, object], list] | None = None):
+                 depth: int = 2, decode: Callable[[list, object], list] | None = None, threads: int = 2):
         import torch
 
         self.device = torch.device(device)
@@ -124,14 +125,22 @@ class DeviceDecoder:
         self.depth = max(1, int(depth))
         self.decode = decode or nvjpeg_decode
         self.table = torch.from_numpy(recipe.table()).to(self.device)
+        self.threads = max(1, int(threads))
         self.counts: Counter = Counter()  # images per path and per fallback reason
+        self.seconds: Counter = Counter()  # where the producers' and the consumer's time went
+        self._lock = threading.Lock()
         self.peak_queue = 0
 
     def stats(self) -> dict:
         fallbacks = {k[len("cpu: "):]: v for k, v in sorted(self.counts.items()) if k.startswith("cpu: ")}
         return {"path": DEVICE_PATH, "device_decoded": self.counts["device"],
                 "cpu_fallback": sum(fallbacks.values()), "cpu_fallback_reasons": fallbacks,
-                "failed": self.counts["failed"], "queue_depth": self.depth, "peak_queue": self.peak_queue}
+                "failed": self.counts["failed"], "queue_depth": self.depth, "peak_queue": self.peak_queue,
+                "threads": self.threads, "seconds": {k: round(v, 4) for k, v in sorted(self.seconds.items())}}
+
+    def _count(self, counts: Counter, key: str, value) -> None:
+        with self._lock:
+            counts[key] += value
 
     # -- one chunk, in the producer thread ---------------------------------------------------
     def _cpu_pixels(self, name: str):
@@ -147,6 +156,7 @@ class DeviceDecoder:
         ready: dict[str, object] = {}
         failures: dict[str, str] = {}
         jpeg_shas, jpeg_datas, cpu_shas = [], [], []
+        start = time.perf_counter()
         for sha in chunk:
             name = name_of(sha)
             try:
@@ -160,23 +170,30 @@ class DeviceDecoder:
                 jpeg_datas.append(torch.frombuffer(bytearray(data), dtype=torch.uint8))
             else:
                 cpu_shas.append((sha, reason))
+        mark = time.perf_counter()
+        self._count(self.seconds, "read_and_screen", mark - start)
         if jpeg_datas:
             decoded = self.decode(jpeg_datas, self.device)
             made = [(sha, img) for sha, img in zip(jpeg_shas, decoded) if not isinstance(img, BaseException)]
             for sha, img in zip(jpeg_shas, decoded):
                 if isinstance(img, BaseException):
                     cpu_shas.append((sha, "refused by the GPU decoder"))
+            self._count(self.seconds, "gpu_decode", time.perf_counter() - mark)
+            mark = time.perf_counter()
             if made:
                 pixels = torch_pixels([img for _, img in made], self.recipe, self.table)
                 ready.update((sha, pixels[i]) for i, (sha, _) in enumerate(made))
-                self.counts["device"] += len(made)
+                self._count(self.counts, "device", len(made))
+            self._count(self.seconds, "gpu_preprocess", time.perf_counter() - mark)
+        mark = time.perf_counter()
         for sha, reason in cpu_shas:
             try:
                 ready[sha] = self._cpu_pixels(name_of(sha))
-                self.counts["cpu: " + reason] += 1
+                self._count(self.counts, "cpu: " + reason, 1)
             except ImageError as exc:
                 failures[sha] = exc.reason
-                self.counts["failed"] += 1
+                self._count(self.counts, "failed", 1)
+        self._count(self.seconds, "cpu_fallback", time.perf_counter() - mark)
         shas = [sha for sha in chunk if sha in ready]
         return shas, (torch.stack([ready[s] for s in shas]) if shas else None), failures
 
@@ -188,14 +205,18 @@ class DeviceDecoder:
         model. Closing the generator early stops the thread."""
         import torch
 
-        out: queue.Queue = queue.Queue(maxsize=self.depth)
+        threads = min(self.threads, max(1, len(chunks)))
+        # producer t prepares chunks t, t + threads, …, into a queue of its own; taking from the
+        # queues in turn keeps the chunks in order. depth counts the batches ready in all queues.
+        outs = [queue.Queue(maxsize=max(1, self.depth // threads)) for _ in range(threads)]
         stop = threading.Event()
         cuda = self.device.type == "cuda"
-        stream = torch.cuda.Stream(self.device) if cuda else None
 
-        def produce():
+        def produce(t: int):
+            out = outs[t]
+            stream = torch.cuda.Stream(self.device) if cuda else None
             try:
-                for chunk in chunks:
+                for chunk in chunks[t::threads]:
                     if stop.is_set() or stopped():
                         break
                     with torch.cuda.stream(stream) if cuda else contextlib.nullcontext():
@@ -208,12 +229,17 @@ class DeviceDecoder:
                 _put(out, exc, stop)
             _put(out, _DONE, stop)
 
-        worker = threading.Thread(target=produce, name="geofidelity-nvjpeg", daemon=True)
-        worker.start()
+        workers = [threading.Thread(target=produce, args=(t,), name=f"geofidelity-nvjpeg-{t}", daemon=True)
+                   for t in range(threads)]
+        for worker in workers:
+            worker.start()
         try:
-            for _ in chunks:
-                self.peak_queue = max(self.peak_queue, out.qsize())
+            for n in range(len(chunks)):
+                out = outs[n % threads]
+                self.peak_queue = max(self.peak_queue, sum(q.qsize() for q in outs))
+                waited = time.perf_counter()
                 item = out.get()
+                self._count(self.seconds, "model_waited", time.perf_counter() - waited)
                 if item is _DONE:
                     return
                 if isinstance(item, BaseException):
@@ -226,12 +252,13 @@ class DeviceDecoder:
                 yield shas, pixels, failures
         finally:
             stop.set()
-            while worker.is_alive():
-                try:
-                    out.get(timeout=0.05)
-                except queue.Empty:
-                    pass
-            worker.join()
+            for out, worker in zip(outs, workers):
+                while worker.is_alive():
+                    try:
+                        out.get(timeout=0.05)
+                    except queue.Empty:
+                        pass
+                worker.join()
 
 
 def _put(out: queue.Queue, item, stop: threading.Event) -> None:

@@ -66,6 +66,9 @@ _WEIGHT_PATTERNS = ("*.safetensors", "pytorch_model*.bin")
 class FeatureExtractor:
     """Loads a DINOv2 checkpoint once and embeds images with it (method §5)."""
 
+    #: threads that prepare batches for the GPU path (:mod:`.decode_device`)
+    decode_threads = 2
+
     def __init__(self, model: str | os.PathLike = DEFAULT_MODEL, device: str | None = None,
                  batch_size: int = DEFAULT_BATCH_SIZE, cache: FeatureCache | None = None,
                  precision: str = DEFAULT_PRECISION,

@@ -296,10 +296,27 @@ def test_device_queue_is_bounded_and_closing_stops_the_thread(tiny_model, monkey
     assert isinstance(first[1], torch.Tensor) and first[1].shape[0] == 1
     deadline = threading.Event()
     deadline.wait(0.5)  # the producer runs ahead only as far as the queue lets it
-    assert len(calls) <= 1 + 2 + 1  # taken, queued (depth 2), and one waiting to be put
+    # taken, ready in the queues (depth 2), and one being made by each of the two producer threads
+    assert len(calls) <= 1 + 2 + decoder.threads
+    assert decoder.peak_queue <= 2
     batches.close()
-    assert not any(t.name == "geofidelity-nvjpeg" and t.is_alive() for t in threading.enumerate())
+    assert not any(t.name.startswith("geofidelity-nvjpeg") and t.is_alive() for t in threading.enumerate())
     assert len(calls) < len(chunks)
+
+
+@pytest.mark.parametrize("threads", [1, 2, 3])
+def test_device_batches_come_in_order_whatever_the_producers(tiny_model, jpegs, threads):
+    recipe = recipe_of(FeatureExtractor(tiny_model).processor)
+    names = {f"{i:02d}": str(p) for i, p in enumerate(jpegs * 2)}
+    chunks = [list(names)[i:i + 3] for i in range(0, len(names), 3)]
+    decoder = DeviceDecoder("cpu", recipe, None, None, depth=2, decode=pil_stand_in, threads=threads)
+    got = list(decoder.batches(chunks, names.get))
+    assert [shas for shas, _, _ in got] == chunks
+    alone = DeviceDecoder("cpu", recipe, None, None, decode=pil_stand_in, threads=1).prepare(chunks[-1], names.get)
+    assert np.array_equal(got[-1][1].numpy(), alone[1].numpy())
+    stats = decoder.stats()
+    assert stats["device_decoded"] == len(names) and stats["threads"] == threads
+    assert set(stats["seconds"]) >= {"read_and_screen", "gpu_decode", "gpu_preprocess", "model_waited"}
 
 
 def test_device_producer_errors_reach_the_caller(tiny_model, jpegs):
