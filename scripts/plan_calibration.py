@@ -24,7 +24,9 @@ from geofidelity_plugin.core.generation.plan_calibration import (derive, errors,
 
 RESULTS = sorted((REPO / "docs" / "gpu-check").glob("*-h200-run*.json"))
 OUT = REPO / "resources" / "generation" / "plan_times.json"
-MEASURED = "NVIDIA H200, 2026-11-30, " + ", ".join(p.name for p in RESULTS)
+#: the results' dates (their names start with one) and names
+MEASURED = (f"NVIDIA H200, {' and '.join(sorted({p.name[:10] for p in RESULTS}))}, "
+            + ", ".join(p.name for p in RESULTS))
 
 
 def text() -> str:

@@ -72,8 +72,10 @@ def _time_tables() -> list[str]:
     offload_loo = [r for r in loo if r["plan"] != "gpu"]
     lines = ["Predicted against measured seconds per panel, every run of `make gpu-check` that finished "
              f"({cal['measured']}; random weights, 1024², the generator's own steps). The `gpu` rows fit the "
-             "per-generator figures they are measured from; the offload rows test the plan figures, which are medians "
-             "over all generators — the last column predicts each generator from the other generators' figures only.",
+             "per-generator figures they are measured from, and the step of a group-offload row is its generator's "
+             "own group factor (the median of its group-offload runs); the rest of the offload rows test the plan "
+             "figures, which are medians over all generators. The last column predicts each generator's offload "
+             "rows from the other generators' figures only (the median group factor included).",
              "", "| Generator | Plan | Cap (GiB) | Images / call | Measured s | Predicted s | Error | Leave one out |",
              "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for row, other in zip(rows, loo):

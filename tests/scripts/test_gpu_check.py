@@ -319,10 +319,11 @@ def test_named_rows_share_one_build_and_run_under_the_products_plan(monkeypatch)
                 "peak_allocated": 1e9, "peak_reserved": 1e9}
 
     monkeypatch.setattr(gpu_check, "run_panel", fake_run)
-    rows = parse_runs("sdxl-base-1.0@8,sdxl-base-1.0:group-offload,sdxl-base-1.0@none", GENERATORS, gpu_check.PLANS)
-    out = gpu_check.check_generator("sdxl-base-1.0", argparse.Namespace(steps=2), float("inf"), rows["sdxl-base-1.0"])
-    at_8 = gpu_check.plan_for("sdxl-base-1.0", 8 * gpu_check.GIB, "cap")
-    whole = gpu_check.plan_for("sdxl-base-1.0", total, "card")
+    name = "pixart-sigma-xl-1024"  # group offload at 8 GiB, the whole pipeline on the card
+    rows = parse_runs(f"{name}@8,{name}:group-offload,{name}@none", GENERATORS, gpu_check.PLANS)
+    out = gpu_check.check_generator(name, argparse.Namespace(steps=2), float("inf"), rows[name])
+    at_8 = gpu_check.plan_for(name, 8 * gpu_check.GIB, "cap")
+    whole = gpu_check.plan_for(name, total, "card")
     assert (at_8.plan, whole.plan) == ("group-offload", "gpu")  # the chooser's, as docs/memory-plans.md's table
     runs = [(r["plan"], r["budget_gb"], r["chosen_by"], r["status"]) for r in out["runs"]]
     assert runs == [("gpu", None, "chooser", "ok"), ("group-offload", None, "forced", "ok"),
@@ -330,13 +331,13 @@ def test_named_rows_share_one_build_and_run_under_the_products_plan(monkeypatch)
     assert state["builds"] == 2 and state["calls"][0] == ("gpu", 1)  # one warm-up, before the first row
     assert [c for c in state["calls"] if c[1] == 1] == [("gpu", 1)]
     assert out["runs"][2]["predicted_s_per_panel"] == at_8.predicted_s_per_panel
-    assert out["runs"][2]["measured_s_per_panel"] == pytest.approx(2.0 + 28 * 0.5)  # 30 steps, 2 measured
+    assert out["runs"][2]["measured_s_per_panel"] == pytest.approx(2.0 + 18 * 0.5)  # 20 steps, 2 measured
     assert 8 * gpu_check.GIB / total in state["fraction"] and state["fraction"][-1] == 1.0
     page = gpu_check.markdown_report({"date": "d", "gpu": "NVIDIA H200", "gpu_memory_gb": 141, "versions": {},
                                       "wall_s": 1, "settings": {"panel": 4, "resolution": 1024, "measured_steps": 2,
                                                                 "plan_source": "the chooser's"},
                                       "generators": [out], "probe": {"status": "error", "error": "InputError: no"}})
-    assert "| sdxl-base-1.0 | fp16 | 30 | gpu (chooser's) | none | 4 | 16.0 |" in page
+    assert "| pixart-sigma-xl-1024 | fp16 | 20 | gpu (chooser's) | none | 4 | 11.0 |" in page
     assert "GPU probe (core/generation/plan_probe.py): failed — InputError: no." in page
 
 

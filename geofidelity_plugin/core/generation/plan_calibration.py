@@ -3,6 +3,10 @@
 panel"). ``python scripts/plan_calibration.py`` writes ``resources/generation/plan_times.json``
 from here; the tests check that file is what these results give.
 
+A generator's own group factor is kept where its group-offload runs were measured (SDXL's UNet
+runs several times slower under group offloading than the transformers do); the leave-one-out
+check takes it away with the generator's other offload runs.
+
 A run's seconds per panel are those of the check itself: the measured calls + calls × (the
 model's steps − the measured steps) × the steady step (the mean of the steps after the first).
 """
@@ -17,7 +21,8 @@ from .component_sizes import published_sizes
 from .plan_time import PROBE_FIGURES, REFERENCE_DEVICE, panel_seconds, probe_problem, weight_bytes
 
 #: the H200 host's link: PCIe Gen5 x16, ≈ 55 GB/s host to device for pinned copies (what group
-#: offloading's prefetch streams use); not measured by the check, so stated here
+#: offloading's prefetch streams use); the offload runs do not measure it, the 2026-12-04 probe's
+#: pinned copies did (54.9 GB/s)
 LINK_BYTES_PER_S = 55e9
 #: figures kept in the data file only to this many significant digits (stable across machines)
 DIGITS = 4
@@ -86,9 +91,11 @@ def recorded_probe(paths) -> dict | None:
 
 def derive(runs: list[MeasuredRun], measured: str, leave_out: str | None = None, probe: dict | None = None) -> dict:
     """The data file's content from ``runs``: per generator its ``step`` and ``call`` seconds per
-    image (gpu plan), and the plans' bandwidths and group factor (medians over the generators,
-    without ``leave_out``'s runs when given: the leave-one-generator-out check); ``probe``: the
-    H200's probe (:func:`recorded_probe`), kept as the reference for other GPUs' probes."""
+    image (gpu plan) and, where its group-offload runs were measured, its own group factor (the
+    median of those runs'); the plans' bandwidths and the group factor of the others (medians over
+    all generators' runs), all without ``leave_out``'s offload runs when given: the
+    leave-one-generator-out check; ``probe``: the H200's probe (:func:`recorded_probe`), kept as
+    the reference for other GPUs' probes."""
     generators = {}
     for name in sorted({r.generator for r in runs}):
         gpu = [r for r in runs if r.generator == name and r.plan == "gpu"]
@@ -99,6 +106,7 @@ def derive(runs: list[MeasuredRun], measured: str, leave_out: str | None = None,
         generators[name] = {"dtype": gpu[0].dtype, "step_s_per_image": _round(step), "call_s_per_image": _round(call),
                             "runs": len(gpu)}
     model, group_call, group_factor, sequential, flops = [], [], [], [], []
+    own_factor: dict[str, list[float]] = {}
     for r in runs:
         g = generators.get(r.generator)
         if g is None or r.generator == leave_out:
@@ -111,6 +119,7 @@ def derive(runs: list[MeasuredRun], measured: str, leave_out: str | None = None,
             model.append(w["all"] / residual)
         elif r.plan == "group-offload":
             group_factor.append(r.steady_s / (r.batch * step))
+            own_factor.setdefault(r.generator, []).append(group_factor[-1])
             if residual > 0:
                 group_call.append(w["text_encoders"] / residual)
         elif r.plan == "sequential" and r.steady_s > r.batch * step:
@@ -118,6 +127,8 @@ def derive(runs: list[MeasuredRun], measured: str, leave_out: str | None = None,
         elif r.plan == "gpu":
             act = sizes.activation
             flops.append(2.0 * sizes.denoiser.params * act.tokens_at(1024) * act.cfg_batch / step)
+    for name, factors in own_factor.items():
+        generators[name]["group_factor"] = _round(statistics.median(factors))
     out = {
         "about": "figures of the plan time model (core/generation/plan_time.py), written by "
                  "scripts/plan_calibration.py from make gpu-check's results; bytes per second, seconds",

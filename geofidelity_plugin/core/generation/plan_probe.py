@@ -7,8 +7,9 @@ the cache folder (``GEOFIDELITY_CACHE_DIR``).
 
 A probe alone says nothing about a panel's time: it scales the H200's measured times by the
 ratio of this device's figures to the same probe recorded on the H200 (``probe`` in
-``resources/generation/plan_times.json``). Until that reference is recorded the probe is not run
-(``--plan-probe auto``) or not used, and the published peaks scale the compute as before.
+``resources/generation/plan_times.json``; the 2026-12-04 `make gpu-check` recorded it). Without
+that reference the probe is not run (``--plan-probe auto``) or not used, and the published peaks
+scale the compute as before.
 
 torch is imported inside the functions that measure: the module loads without it.
 """

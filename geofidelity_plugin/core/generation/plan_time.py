@@ -12,13 +12,17 @@ text encoding and decode of one image, a call takes, in seconds:
 - ``group-offload``: *b* × ``call`` + the text encoders' weights at ``group_call`` + *s* ×
   max(``group_factor`` × *b* × ``step``, the denoiser's weights at the link's bandwidth ``link``):
   the next block is fetched on a CUDA stream while the current one computes, so a step costs the
-  larger of the two, with the hooks' own overhead in ``group_factor``
+  larger of the two, with the hooks' own overhead in ``group_factor``. That overhead depends on
+  the denoiser: SDXL's UNet (many small blocks, each paying the hooks' cost) ran a step 3.4–5.8×
+  slower than on the ``gpu`` plan where the transformers ran 1.06–1.47× slower, so a generator
+  whose group offloading was measured keeps its own factor and the others take the median
 - ``sequential``: *b* × ``call`` + the text encoders' weights at ``sequential`` + *s* × (*b* ×
   ``step`` + the denoiser's weights at ``sequential``): one layer at a time, no overlap
 
 A panel of *n* images takes ceil(*n* / *b*) calls. ``step`` and ``call`` are measured per
 generator on an H200 by ``make gpu-check`` (the ``gpu`` plan's runs; random weights, real shapes);
-the bandwidths and ``group_factor`` are the medians of what the offload runs imply
+the bandwidths and the fallback ``group_factor`` are the medians of what the offload runs of all
+generators imply, a generator's own ``group_factor`` the median of its group-offload runs
 (``core/generation/plan_calibration.py`` derives them; ``resources/generation/plan_times.json``
 holds them). A generator without a measurement (a custom folder) takes 2 × denoiser parameters ×
 tokens × guidance rows FLOPs per image and step at the H200's median measured throughput.
@@ -165,6 +169,13 @@ def per_image(sizes: GeneratorSizes, dtype: str, resolution: int, cal: dict | No
     return step, cal["call_s_per_image"] * pixels, "from the denoiser's size at the median measured throughput"
 
 
+def group_factor(generator: str, cal: dict | None = None) -> float:
+    """How much slower a denoiser step runs under group offloading than on the ``gpu`` plan: the
+    generator's own measured factor, else the median over the measured generators' runs."""
+    cal = cal or calibration()
+    return cal["generators"].get(generator, {}).get("group_factor", cal["group_factor"])
+
+
 def weight_bytes(sizes: GeneratorSizes, dtype: str, fp8_denoiser: bool = False) -> dict:
     """Bytes each kind of weight takes in ``dtype`` (what an offload plan moves)."""
     b = _bytes(dtype)
@@ -194,7 +205,7 @@ def call_seconds(sizes: GeneratorSizes, plan: str, dtype: str, resolution: int, 
     if plan == "group-offload":
         fetch = w["denoiser"] / bw["link"] * speed.transfer
         return (base + w["text_encoders"] / bw["group_call"] * speed.transfer
-                + steps * max(cal["group_factor"] * images * step, fetch))
+                + steps * max(group_factor(sizes.generator, cal) * images * step, fetch))
     if plan == "sequential":
         move = w["denoiser"] / bw["sequential"] * speed.pageable
         return base + w["text_encoders"] / bw["sequential"] * speed.pageable + steps * (images * step + move)

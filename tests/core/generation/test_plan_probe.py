@@ -96,7 +96,7 @@ def test_the_multipliers_are_the_reference_over_the_device(with_reference):
     group = plan_time.call_seconds(sizes, "group-offload", "bf16", 1024, 4, 28, bf16)
     fetch = weights["denoiser"] / cal["bandwidth"]["link"] * 2.0
     assert group == pytest.approx(4 * 4 * call + weights["text_encoders"] / cal["bandwidth"]["group_call"] * 2.0
-                                  + 28 * max(cal["group_factor"] * 4 * step * 4, fetch))
+                                  + 28 * max(cal["generators"]["flux.1-dev"]["group_factor"] * 4 * step * 4, fetch))
 
 
 def test_the_basis_says_where_the_scale_comes_from(without_reference, monkeypatch):
