@@ -162,22 +162,18 @@ def worker_batches(chunks: list[list[str]], tasks_of: Callable[[list[str]], list
     """Yield ``(hashes, pixel_values, failures)`` per chunk from the worker pool. ``assemble``
     turns a chunk's worker outputs into the model's input (a stack of pixels, or the processor's
     output when the workers returned decoded images)."""
-    flat = [(chunk_no, sha) for chunk_no, chunk in enumerate(chunks) for sha in chunk]
     tasks = [task for chunk in chunks for task in tasks_of(chunk)]
     outputs = decoder.results(tasks, stopped)
-    position = 0
     for chunk in chunks:
         shas, values, failures = [], [], {}
         for sha in chunk:
             ok, value = next(outputs)
-            position += 1
             if ok:
                 shas.append(sha)
                 values.append(value)
             else:
                 failures[sha] = value
         yield shas, (assemble(values) if values else None), failures
-    assert position == len(flat)
 
 
 def pool_failure_message(exc: BaseException) -> str:
