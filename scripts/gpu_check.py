@@ -71,7 +71,7 @@ from gpu_random_pipelines import (CONFIGS, build_module, build_pipeline, compone
                                   untied_embedding)
 
 #: this GPU's probe (core/generation/plan_probe.py), measured first by :func:`main`: the plan times
-#: are predicted from it as a run would (once the H200 reference probe is recorded)
+#: are predicted from it as a run would (scaled against the H200 reference probe in plan_times.json)
 PROBE: dict | None = None
 SKIP_LINE = ("gpu-check: skipped — no CUDA device here ({why}); nothing measured, nothing written. "
              "Run `make gpu-check` on a machine with an NVIDIA GPU.")

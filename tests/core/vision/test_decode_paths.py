@@ -137,7 +137,7 @@ def test_workers_give_the_in_process_pixels_and_keys(tiny_model, jpegs, tmp_path
     bad.write_bytes(b"\xff\xd8 broken")
     files = jpegs + [bad]
     serial = FeatureExtractor(tiny_model, batch_size=3, prefetch=False).embed_paths(files)
-    with_workers = FeatureExtractor(tiny_model, batch_size=3, decode_workers=2)
+    with_workers = FeatureExtractor(tiny_model, batch_size=3, decode_workers=2, prefetch=True)
     result = with_workers.embed_paths(files)
     run = with_workers.model_info()["decode"]["last_run"]
     assert run["workers"] == 2 and 0 < run["peak_in_flight"] <= run["window"] == 2 * 3 + 2
@@ -165,6 +165,18 @@ def test_cpu_path_cache_key_is_the_one_before_decode_paths(tiny_model):
                        (False, "bf16"): "sha256:10e5ec29c8272084824891a6dadcdf32"}
 
 
+def test_workers_only_where_a_core_is_left_over(tiny_model, monkeypatch):
+    import torch
+
+    monkeypatch.setattr(torch, "get_num_threads", lambda: 4)
+    monkeypatch.setattr(os, "cpu_count", lambda: 4)
+    assert FeatureExtractor(tiny_model).prefetch is False  # the model holds every core
+    monkeypatch.setattr(os, "cpu_count", lambda: 8)
+    assert FeatureExtractor(tiny_model).prefetch is True
+    monkeypatch.setattr(os, "cpu_count", lambda: 4)
+    assert FeatureExtractor(tiny_model, prefetch=True).prefetch is True
+
+
 def test_window_bounds_the_tasks_in_flight(jpegs):
     tasks = [(str(p), None, None, None) for p in jpegs * 3]
     with WorkerDecoder(2, window=3) as pool:
@@ -188,7 +200,7 @@ def test_closing_early_drops_queued_work(jpegs, tiny_model):
 
 
 def test_a_killed_worker_is_a_warning_and_the_run_completes(tiny_model, jpegs, caplog, monkeypatch):
-    extractor = FeatureExtractor(tiny_model, batch_size=2, decode_workers=1)
+    extractor = FeatureExtractor(tiny_model, batch_size=2, decode_workers=1, prefetch=True)
     real = WorkerDecoder.results
 
     def kill_after_first(self, tasks, stopped=lambda: False):
@@ -216,7 +228,7 @@ def test_a_script_without_a_main_guard_runs_once(tiny_model, jpegs, tmp_path):
         f"import sys\nsys.path.insert(0, {str(REPO)!r})\n"
         f"open({str(marker)!r}, 'a').write('run\\n')\n"
         "from geofidelity_plugin.core.vision.features import FeatureExtractor\n"
-        f"x = FeatureExtractor({str(tiny_model)!r}, batch_size=2, decode_workers=2)\n"
+        f"x = FeatureExtractor({str(tiny_model)!r}, batch_size=2, decode_workers=2, prefetch=True)\n"
         f"r = x.embed_paths({[str(p) for p in jpegs]!r})\n"
         "print(r.computed, x.model_info()['decode']['last_run']['workers'])\n")
     done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300)
