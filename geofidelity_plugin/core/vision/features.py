@@ -88,9 +88,9 @@ class FeatureExtractor:
         self._load(device, precision)
         # decoding beside the model (method §5 "Decoding"): in worker processes, one task per
         # image, where a core is left over — beside a GPU, or on a CPU with more cores than
-        # PyTorch's threads. Where the model holds every core, a worker only takes cores from it
-        # (measured on 2 cores: 0.81 of the bare forward with a worker, 0.95 without; make bench),
-        # so decoding runs between two forward passes there; prefetch=True/False forces either.
+        # PyTorch's threads. Where the model holds every core, a worker can only take cores from it
+        # (2 cores, make bench: 0.81-0.89 of the bare forward with a worker, 0.88-0.95 without), so
+        # decoding runs between two forward passes there; prefetch=True/False forces either.
         if prefetch is None:
             import torch
 
