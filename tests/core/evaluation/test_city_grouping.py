@@ -101,14 +101,14 @@ def test_table_rows_with_as_many_units_share_one_resampling_and_keep_their_inter
 def test_wide_resamples_counted_row_by_row_from_int32_draws_give_the_same_intervals(monkeypatch, n_units):
     """Above _ROW_BY_ROW_UNITS units the draws are int32 and counted a row at a time; the
     intervals must be those of int64 draws counted in one pass."""
-    from geofidelity_plugin.core.evaluation.statistics import bootstrap
+    from geofidelity_plugin.core.evaluation.statistics import resampling
 
     values = np.random.default_rng(8).normal(size=(n_units, 3))
     values[::7, 1] = np.nan
-    monkeypatch.setattr(bootstrap, "_ROW_BY_ROW_UNITS", 10 ** 9)
-    flat = bootstrap.bootstrap_mean(values, n_resamples=200, seed=2)
-    monkeypatch.setattr(bootstrap, "_ROW_BY_ROW_UNITS", 1)
-    rows = bootstrap.bootstrap_mean(values, n_resamples=200, seed=2)
+    monkeypatch.setattr(resampling, "_ROW_BY_ROW_UNITS", 10 ** 9)
+    flat = resampling.bootstrap_mean(values, n_resamples=200, seed=2)
+    monkeypatch.setattr(resampling, "_ROW_BY_ROW_UNITS", 1)
+    rows = resampling.bootstrap_mean(values, n_resamples=200, seed=2)
     for field in ("estimate", "low", "high"):
         np.testing.assert_allclose(getattr(rows, field), getattr(flat, field), rtol=0, atol=1e-12)
-    assert not np.allclose(rows.low, bootstrap.bootstrap_mean(values, n_resamples=200, seed=3).low)
+    assert not np.allclose(rows.low, resampling.bootstrap_mean(values, n_resamples=200, seed=3).low)

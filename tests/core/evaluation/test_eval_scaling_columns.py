@@ -15,7 +15,7 @@ import pytest
 
 from geofidelity_plugin.core.errors import InputError
 from geofidelity_plugin.core.evaluation.metrics import panel_metrics as metrics, retrieval
-from geofidelity_plugin.core.evaluation.statistics import bootstrap as statistics
+from geofidelity_plugin.core.evaluation.statistics import bootstrap as statistics, resampling
 from geofidelity_plugin.core.evaluation.options import EvaluationOptions, parse_memory
 from geofidelity_plugin.core.evaluation.statistics.tables import build_tables
 
@@ -74,7 +74,7 @@ def test_tables_from_columns_equal_tables_from_dicts(run):
 
 
 def test_tables_do_not_depend_on_the_memory_bound(run, monkeypatch):
-    monkeypatch.setattr(statistics, "_CACHE_CELLS", 1 << 40)  # chunks as large as the bound allows
+    monkeypatch.setattr(resampling, "_CACHE_CELLS", 1 << 40)  # chunks as large as the bound allows
     small = _tables(run, EvaluationOptions(n_bootstrap=1000, max_memory="64MB"), columns=True)
     large = _tables(run, EvaluationOptions(n_bootstrap=1000, max_memory="64GB"), columns=True)
     # the two bounds chunk the plain bootstraps of 672 units differently: several chunks, one chunk

@@ -1,2 +1,3 @@
-"""The statistics of method §7: seeded bootstraps, paired deltas and city-balanced summaries
-(``bootstrap``), the paper's tables (``tables``) and rows as columns of arrays (``row_columns``)."""
+"""The statistics of method §7: seeded bootstraps — plain (``resampling``) and city-balanced
+(``city_bootstrap``) —, paired deltas and counts (``bootstrap``, which names them all), the paper's
+tables (``tables``) and rows as columns of arrays (``row_columns``)."""

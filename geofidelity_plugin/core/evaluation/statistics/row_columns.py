@@ -61,39 +61,49 @@ def city_labels(cols: Columns) -> np.ndarray:
 
 
 def _factorize(values) -> np.ndarray:
-    """Integer codes of the values, numbered in order of first appearance (hashing: linear)."""
+    """Integer codes of the values, numbered in order of first appearance: by hashing (linear)
+    for text, by one sort for integers (a 100× run's 1.6 million sample numbers)."""
+    if isinstance(values, np.ndarray) and values.dtype.kind in "biu":
+        _, first, inverse = np.unique(values, return_index=True, return_inverse=True)
+        rank = np.empty(len(first), dtype=np.int64)
+        rank[np.argsort(first, kind="stable")] = np.arange(len(first))
+        return rank[inverse.reshape(-1)]
     lookup: dict = {}
     items = values.tolist() if isinstance(values, np.ndarray) else list(values)
     return np.fromiter((lookup.setdefault(v, len(lookup)) for v in items), dtype=np.int64,
                        count=len(items))
 
 
-def unit_codes(cols: Columns, keys: Sequence[str]) -> np.ndarray:
+def unit_codes(cols: Columns, keys: Sequence[str], factors: dict | None = None) -> np.ndarray:
     """One int64 code per row for the tuple of its ``keys`` (equal tuples, equal codes); the
-    ``code:<keys>`` column when :func:`with_keys` added it."""
+    ``code:<keys>`` column when :func:`with_keys` added it. ``factors`` keeps each key column's
+    codes for the next key set that reads it."""
     cached = cols.get("code:" + ",".join(keys))
     if cached is not None:
         return cached
     code = np.zeros(len(cols[keys[0]]) if keys[0] in cols else 0, dtype=np.int64)
+    factors = {} if factors is None else factors
     for key in keys:
         try:
             values = cols[key]
         except KeyError:
             raise ValueError(f"a row lacks the pairing key '{key}'; every row needs "
                              f"{', '.join(keys)}.") from None
-        inverse = _factorize(values)
+        inverse = factors[key] if key in factors else factors.setdefault(key, _factorize(values))
         code = code * (int(inverse.max(initial=0)) + 1) + inverse
     return code
 
 
-def with_keys(cols: Columns, *key_sets: Sequence[str]) -> dict[str, np.ndarray]:
-    """``cols`` with the unit codes of ``key_sets`` and the city labels computed once, for the
-    tables that pair and group the same rows again and again."""
+def with_keys(cols: Columns, *key_sets: Sequence[str], labels: bool = True) -> dict[str, np.ndarray]:
+    """``cols`` with the unit codes of ``key_sets`` (each key column coded once) and, with
+    ``labels``, the city labels computed once, for the tables that pair and group the same rows
+    again and again."""
     out = dict(cols)
+    factors: dict = {}
     for keys in key_sets:
         if all(k in out for k in keys):
-            out["code:" + ",".join(keys)] = unit_codes(out, keys)
-    if "city" in out:
+            out["code:" + ",".join(keys)] = unit_codes(out, keys, factors)
+    if labels and "city" in out:
         out["city_label"] = city_labels(out)
     return out
 
@@ -139,9 +149,13 @@ def group_means(values: np.ndarray, group: np.ndarray, n_groups: int) -> np.ndar
     return out
 
 
-def last_by_code(codes: np.ndarray, values: np.ndarray) -> dict[int, Any]:
-    """code → the value of its last row (as a dict built row by row would keep)."""
-    reverse = codes[::-1]
-    _, first = np.unique(reverse, return_index=True)
-    last = len(codes) - 1 - first
-    return dict(zip(codes[last].tolist(), values[last].tolist()))
+def last_rows(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(each distinct code, ascending; the row where it appears last — the row a dict built row
+    by row would keep). Codes of a few per row are placed in a table, else sorted."""
+    if codes.size and codes.min() >= 0 and codes.max() < 4 * codes.size + 1024:
+        last = np.full(int(codes.max()) + 1, -1, dtype=np.int64)
+        np.maximum.at(last, codes, np.arange(codes.size))
+        known = np.flatnonzero(last >= 0)
+        return known, last[known]
+    unique, first = np.unique(codes[::-1], return_index=True)
+    return unique, len(codes) - 1 - first

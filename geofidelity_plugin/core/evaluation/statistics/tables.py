@@ -14,8 +14,8 @@ import numpy as np
 
 from geofidelity_plugin.core.conditions import CONDITIONS
 from geofidelity_plugin.core.evaluation.metrics.retrieval import NEGATIVE_KINDS, STRICT_NEGATIVE_KIND
-from geofidelity_plugin.core.evaluation.statistics.row_columns import (as_columns, city_labels, first_seen_groups, group_means, last_by_code, pair_rows, select, unit_codes, with_keys)
-from geofidelity_plugin.core.evaluation.statistics.bootstrap import (BootstrapResult, auroc, bootstrap_mean, cells_for, city_balanced_bootstrap, delta_counts, spearman)
+from geofidelity_plugin.core.evaluation.statistics.row_columns import (as_columns, city_labels, first_seen_groups, group_means, last_rows, pair_rows, select, unit_codes, with_keys)
+from geofidelity_plugin.core.evaluation.statistics.bootstrap import (BootstrapResult, auroc, cells_for, city_balanced_intervals, delta_counts, joint_bootstrap_mean, spearman)
 
 MARGIN_KINDS = tuple(f"margin_{k}" for k in NEGATIVE_KINDS + (STRICT_NEGATIVE_KIND,))
 METRICS = ("cos_sim", "top1", "chance_adjusted_top1", "reciprocal_rank", "margin_hard", "margin_mean",
@@ -59,21 +59,20 @@ def _plain_intervals(matrices: list[np.ndarray], options) -> list[BootstrapResul
     for i, matrix in enumerate(matrices):
         by_units.setdefault(matrix.shape[0], []).append(i)
     for members in by_units.values():
-        joint = bootstrap_mean(np.hstack([matrices[i] for i in members]), **boot)
+        joint = joint_bootstrap_mean([matrices[i] for i in members], **boot)
         start = 0
         for i in members:
             part = slice(start, start + matrices[i].shape[1])
             start = part.stop
-            results[i] = BootstrapResult(joint.estimate[part], joint.low[part], joint.high[part], joint.n[part],
-                                         joint.n_resamples, joint.confidence, joint.seed, joint.method)
+            results[i] = joint.columns(part)
     return results
 
 
-def _summary_rows(specs: list[tuple[dict, Any, np.ndarray]], options) -> list[dict]:
-    """One summary row per (label, columns, mask): every metric's mean and interval."""
-    matrices = [_matrix(cols, METRICS, mask) for _, cols, mask in specs]
+def _summary_rows(specs: list[tuple[dict, Any, np.ndarray]], results) -> list[dict]:
+    """One summary row per (label, columns, mask): every metric's mean and interval, from the
+    next of ``results`` (the :func:`_plain_intervals` of each spec's :func:`_matrix`)."""
     out = []
-    for (label, _, mask), res in zip(specs, _plain_intervals(matrices, options)):
+    for (label, _, mask), res in zip(specs, results):
         row = dict(label, panels=int(mask.sum()))
         for j, m in enumerate(METRICS):
             row[m] = _num(res.estimate[j])
@@ -82,10 +81,6 @@ def _summary_rows(specs: list[tuple[dict, Any, np.ndarray]], options) -> list[di
             row[f"{m}_n"] = int(res.n[j])
         out.append(row)
     return out
-
-
-def _summary_row(label: dict, cols, mask: np.ndarray, options) -> dict:
-    return _summary_rows([(label, cols, mask)], options)[0]
 
 
 def _num(value):
@@ -117,12 +112,17 @@ def shared_noise(samples, base: str, treat: str) -> bool:
     keys = ("model", "segment_id", "sample")
     codes = unit_codes(samples, keys)
     seed = samples.get("seed", np.full(len(codes), None, dtype=object))
-    seeds = [last_by_code(codes[samples["condition"] == c], seed[samples["condition"] == c])
-             for c in (base, treat)]
-    both = [(seeds[0][u], seeds[1][u]) for u in seeds[0] if u in seeds[1]]
-    if not both or not all(s is not None and s == t for s, t in both):
+    sides = []
+    for condition in (base, treat):  # each unit's seed as its last row records it
+        rows = np.flatnonzero(samples["condition"] == condition)
+        known, last = last_rows(codes[rows])
+        sides.append((known, seed[rows[last]]))
+    (known_base, seed_base), (known_treat, seed_treat) = sides
+    _, in_base, in_treat = np.intersect1d(known_base, known_treat, assume_unique=True, return_indices=True)
+    both, other = seed_base[in_base], seed_treat[in_treat]
+    if not both.size or any(s is None for s in both.tolist()) or not np.all(both == other):
         return False
-    return len(both) == 1 or len({s for s, _ in both}) > 1
+    return both.size == 1 or len(set(both.tolist())) > 1
 
 
 def unit_deltas(rows, sample_rows, base: str, treat: str) -> tuple[np.ndarray, list, list, str]:
@@ -144,9 +144,11 @@ def unit_deltas(rows, sample_rows, base: str, treat: str) -> tuple[np.ndarray, l
         means = group_means(_matrix(samples, keys, t) - _matrix(samples, keys, b), group, len(first))
         deltas = np.full((len(first), len(DELTA_METRICS)), np.nan)
         deltas[:, [DELTA_METRICS.index(k) for k in keys]] = means
-        city_of = last_by_code(unit, city_labels(samples))
+        known, last = last_rows(unit)  # a unit's city: its last row's, labelled for those rows only
+        rows = last[np.searchsorted(known, unit[b[first]])]
+        cities = city_labels({k: samples[k][rows] for k in ("city", "country_code", "city_label") if k in samples})
         units = list(zip(samples["model"][b[first]].tolist(), samples["segment_id"][b[first]].tolist()))
-        return deltas, units, [city_of[c] for c in unit[b[first]].tolist()], "sample"
+        return deltas, units, cities.tolist(), "sample"
     cols = as_columns(rows, DELTA_METRICS)
     keys = ("model", "segment_id")
     b, t = pair_rows(unit_codes(cols, keys), cols["condition"] == base, cols["condition"] == treat,
@@ -160,12 +162,16 @@ def delta_rows(rows, sample_rows, base: str, treat: str, options) -> list[dict]:
     """One row per metric of ``treat − base``: the mean over matched units with its interval,
     the city-balanced mean (cities resampled, then units within each) with its interval, and the
     counts. A metric that cannot be computed is a row with a ``note``."""
-    return _delta_table(rows, sample_rows, [(base, treat)], options)
+    prepared = _prepare_deltas(rows, sample_rows, [(base, treat)])
+    data = [d for _, d in prepared if d is not None]
+    plain = _plain_intervals([deltas for deltas, _, _ in data], options)
+    balanced = city_balanced_intervals([(deltas, cities) for deltas, cities, _ in data], **_boot(options))
+    return _delta_rows(prepared, iter(plain), iter(balanced))
 
 
-def _delta_table(rows, sample_rows, pairs: list[tuple[str, str]], options) -> list[dict]:
-    """:func:`delta_rows` of each (base, treat) pair, the plain intervals of all pairs from one
-    :func:`_plain_intervals`."""
+def _prepare_deltas(rows, sample_rows, pairs: list[tuple[str, str]]) -> list[tuple[Any, Any]]:
+    """Per (base, treat) pair: (its label, (deltas, cities, pairing)), or (its rows with a
+    ``note``, None) when no interval can be computed."""
     prepared = []
     for base, treat in pairs:
         label = f"{treat} − {base}"
@@ -180,21 +186,25 @@ def _delta_table(rows, sample_rows, pairs: list[tuple[str, str]], options) -> li
                               for m in DELTA_METRICS], None))
             continue
         prepared.append((label, (deltas, cities, pairing)))
-    plains = iter(_plain_intervals([data[0] for _, data in prepared if data is not None], options))
+    return prepared
+
+
+def _delta_rows(prepared, plains, balanced) -> list[dict]:
+    """The rows of the prepared deltas, each pair's intervals the next of ``plains`` and of
+    ``balanced`` (one per pair with data, in order)."""
     out = []
     for head, data in prepared:
         if data is None:
             out.extend(head)
             continue
         deltas, cities, pairing = data
-        plain = next(plains)
-        balanced = city_balanced_bootstrap(deltas, cities, **_boot(options))
+        plain, city = next(plains), next(balanced)
         counts = delta_counts(deltas, cities)
         for j, metric in enumerate(DELTA_METRICS):
             row = {"delta": head, "metric": metric, "pairing": pairing, "mean": _num(plain.estimate[j]),
                    "low": _num(plain.low[j]), "high": _num(plain.high[j]),
-                   "city_mean": _num(balanced.estimate[j]), "city_low": _num(balanced.low[j]),
-                   "city_high": _num(balanced.high[j]),
+                   "city_mean": _num(city.estimate[j]), "city_low": _num(city.low[j]),
+                   "city_high": _num(city.high[j]),
                    **{k: int(v[j]) for k, v in counts.items()}}
             if row["matched_pairs"] == 0:
                 row["note"] = f"no matched unit has a {metric} under both conditions (e.g. the gallery lacks that kind)"
@@ -212,26 +222,37 @@ def build_tables(rows, options, sample_rows=None, clip_model: str | None = None)
     if sample_rows is not None and len(sample_rows):
         samples = as_columns(sample_rows, SAMPLE_METRICS)
         samples = with_keys(select(samples, ~samples["is_anchor"]), ("model", "segment_id", "sample"),
-                            ("model", "segment_id"))
+                            ("model", "segment_id"), labels=False)  # a delta labels its units' rows only
     tables: dict[str, list[dict]] = {}
     conditions = _order(set(models["condition"].tolist()))
-    tables["by_condition"] = _summary_rows([({"condition": c}, models, models["condition"] == c)
-                                            for c in conditions], options)
     l1 = models["condition"] == "L1"
     l1_models = sorted(set(models["model"][l1].tolist()))
-    specs = [({"model": m, "condition": "L1"}, models, l1 & (models["model"] == m)) for m in l1_models]
+    by_model = [({"model": m, "condition": "L1"}, models, l1 & (models["model"] == m)) for m in l1_models]
     if l1_models:
-        specs.append(({"model": "mean of models", "condition": "L1"}, models, l1))
-    specs += [({"model": a, "condition": "anchor"}, cols, anchor & (cols["model"] == a))
-              for a in sorted(set(cols["model"][anchor].tolist()))]
-    tables["by_model_L1"] = _summary_rows(specs, options)
-    tables["deltas"] = _delta_table(models, samples, [(base, treat) for base, treat in DELTAS
-                                                      if base in conditions and treat in conditions], options)
-    balanced = []
+        by_model.append(({"model": "mean of models", "condition": "L1"}, models, l1))
+    by_model += [({"model": a, "condition": "anchor"}, cols, anchor & (cols["model"] == a))
+                 for a in sorted(set(cols["model"][anchor].tolist()))]
+    summaries = {"by_condition": [({"condition": c}, models, models["condition"] == c) for c in conditions],
+                 "by_model_L1": by_model}
+    prepared = _prepare_deltas(models, samples, [(base, treat) for base, treat in DELTAS
+                                                 if base in conditions and treat in conditions])
+    deltas = [data for _, data in prepared if data is not None]
     labels = city_labels(models) if len(models["condition"]) else np.empty(0, dtype=object)
-    for c in conditions:
-        sel = models["condition"] == c
-        res = city_balanced_bootstrap(_matrix(models, BALANCED_METRICS, sel), labels[sel], **_boot(options))
+    selected = [models["condition"] == c for c in conditions]
+    # One plain resampling serves every summary row and delta with as many units, and one
+    # city-balanced resampling every delta and condition over the same cities (method §7: a
+    # seed's draws depend on the units and cities only); each interval is its own call's.
+    plain = iter(_plain_intervals([_matrix(c, METRICS, mask) for specs in summaries.values()
+                                   for _, c, mask in specs] + [d[0] for d in deltas], options))
+    city = iter(city_balanced_intervals([(d[0], d[1]) for d in deltas]
+                                        + [(_matrix(models, BALANCED_METRICS, sel), labels[sel]) for sel in selected],
+                                        **_boot(options)))
+    for name, specs in summaries.items():
+        tables[name] = _summary_rows(specs, plain)
+    tables["deltas"] = _delta_rows(prepared, plain, city)
+    balanced = []
+    for c, sel in zip(conditions, selected):
+        res = next(city)
         row = {"condition": c, "panels": int(sel.sum()), "cities": len(set(labels[sel].tolist()))}
         for j, m in enumerate(BALANCED_METRICS):
             row.update({m: _num(res.estimate[j]), f"{m}_low": _num(res.low[j]), f"{m}_high": _num(res.high[j])})
