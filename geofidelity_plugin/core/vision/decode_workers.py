@@ -20,8 +20,11 @@ from __future__ import annotations
 import contextlib
 import logging
 import multiprocessing
+import os
 import queue
+import shutil
 import sys
+import tempfile
 import types
 from typing import Callable, Iterator
 
@@ -68,17 +71,29 @@ def _without_main_script():
             sys.modules["__main__"] = main
 
 
-def _serve(tasks, results) -> None:
-    """A worker's loop: (index, task) in, (index, decode_task(task)) out, until None."""
+def _serve(tasks, results, folder: str) -> None:
+    """A worker's loop: (index, task) in, (index, ok, reason or file) out, until None. Pixels go
+    through a file in ``folder``; the message itself stays small, so it reaches the pipe in one
+    piece (a worker killed while writing a large message would leave the reader blocked on its
+    half)."""
+    import os
+
     while True:
         item = tasks.get()
         if item is None:
             return
         index, task = item
         try:
-            results.put((index, decode_task(task)))
+            ok, value = decode_task(task)
         except Exception as exc:  # a decoder bug must not stall the run: the image fails with it
-            results.put((index, (False, f"could not be decoded ({type(exc).__name__}: {exc})")))
+            ok, value = False, f"could not be decoded ({type(exc).__name__}: {exc})"
+        if ok:
+            path = os.path.join(folder, f"{index}-{os.getpid()}.npy")
+            with open(path + ".part", "wb") as fh:
+                np.save(fh, value)
+            os.replace(path + ".part", path)
+            value = path
+        results.put((index, ok, str(value)[:2000]))
 
 
 class WorkerDecoder:
@@ -90,15 +105,17 @@ class WorkerDecoder:
         self.peak_in_flight = 0  # the queue's high-water mark, for the manifest and the tests
         self._context = multiprocessing.get_context("spawn")
         self._tasks = self._results = None
+        self._folder: str | None = None
         self._processes: list = []
 
     def start(self) -> "WorkerDecoder":
         if self._processes:
             return self
         self._tasks, self._results = self._context.Queue(), self._context.Queue()
+        self._folder = tempfile.mkdtemp(prefix="geofidelity-decode-")
         with _without_main_script():
             for n in range(self.workers):
-                process = self._context.Process(target=_serve, args=(self._tasks, self._results),
+                process = self._context.Process(target=_serve, args=(self._tasks, self._results, self._folder),
                                                 name=f"geofidelity-decode-{n}", daemon=True)
                 process.start()
                 self._processes.append(process)
@@ -122,15 +139,24 @@ class WorkerDecoder:
                 q.cancel_join_thread()
                 q.close()
         self._tasks = self._results = None
+        if self._folder is not None:
+            shutil.rmtree(self._folder, ignore_errors=True)
+            self._folder = None
 
     def _take(self):
         while True:
             try:
-                return self._results.get(timeout=0.5)
+                index, ok, value = self._results.get(timeout=0.5)
             except queue.Empty:
                 dead = [p for p in self._processes if not p.is_alive()]
                 if dead:
                     raise WorkersStopped(f"decode process {dead[0].name} ended with exit code {dead[0].exitcode}")
+                continue
+            if not ok:
+                return index, (False, value)
+            pixels = np.load(value)
+            os.remove(value)
+            return index, (True, pixels)
 
     def results(self, tasks: list[tuple], stopped: Callable[[], bool] = lambda: False) -> Iterator[tuple]:
         """``decode_task`` of each task, in order, with at most ``window`` tasks handed out ahead
