@@ -387,12 +387,12 @@ def test_gpu_py_runs_the_check_without_the_venv(tmp_path):
     Python runs both scripts and nothing sets up the venv (with no stamps, it would)."""
     env = {**os.environ, "MAKEFLAGS": ""}
     stamps = f"STAMPS={tmp_path / 'stamps'}"
-    dry = subprocess.run(["make", "-n", "gpu-check", "GPU_PY=python3", stamps, "GPU_CHECK_ARGS=--skip-features"],
+    dry = subprocess.run(["make", "--no-print-directory", "-n", "gpu-check", "GPU_PY=python3", stamps, "GPU_CHECK_ARGS=--skip-features"],
                          cwd=ROOT, capture_output=True, text=True, env=env, timeout=60)
     assert dry.returncode == 0, dry.stderr
     assert dry.stdout.splitlines() == ["python3 scripts/gpu_check.py --out bench_output --skip-features",
                                        "python3 scripts/gpu_batch_check.py --out bench_output"]
-    usual = subprocess.run(["make", "-n", "gpu-check", stamps], cwd=ROOT, capture_output=True, text=True, env=env,
+    usual = subprocess.run(["make", "--no-print-directory", "-n", "gpu-check", stamps], cwd=ROOT, capture_output=True, text=True, env=env,
                            timeout=60)
     assert "venv" in usual.stdout and ".venv/bin/python scripts/gpu_check.py" in usual.stdout
 
