@@ -274,6 +274,41 @@ def test_a_waiting_writer_says_who_it_waits_for_then_goes_on(tmp_path):
     assert threading.active_count() >= 1
 
 
+def test_a_waiting_writer_names_a_holder_that_is_slow_to_say_who_it_is(tmp_path):
+    """A holder that has the lock but has not yet written its name (the moment between the two,
+    long on a loaded machine — seen in CI): the waiter holds back its warning until the holder is
+    named, so the one message it prints says whom it waits for."""
+    import json
+    import threading
+
+    from geofidelity_plugin.core.store import writer_lock
+
+    fcntl = pytest.importorskip("fcntl", reason="the holder is simulated with a POSIX lock")
+    store = tmp_path / "store.sqlite"
+    store.touch()
+    path = writer_lock.lock_file(store)
+    fh = open(path, "a+b")
+    fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+
+    def name_then_leave():
+        time.sleep(0.6)
+        fh.seek(0)
+        fh.write(b" " + json.dumps({"pid": 4242, "host": "h", "command": "slow-holder", "since": time.time()}).encode())
+        fh.flush()
+        time.sleep(0.8)
+        path.unlink()
+        fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
+        fh.close()
+
+    thread = threading.Thread(target=name_then_leave)
+    thread.start()
+    said = []
+    key = writer_lock.acquire(store, timeout_s=30, warn=said.append)
+    writer_lock.release(key)
+    thread.join()
+    assert len(said) == 1 and "pid 4242 on host h" in said[0] and "slow-holder" in said[0], said
+    assert writer_lock.UNNAMED not in said[0]
+
 # ====================================================================== case 8 and the release findings
 def _release(tmp_path: Path) -> Path:
     from release_fixture import make_release

@@ -29,6 +29,11 @@ from .sqlite_locks import DEFAULT_LOCK_TIMEOUT_S
 
 #: how often a waiting writer tries the lock again, s
 POLL_S = 0.2
+#: how long a waiting writer holds back its "waiting for …" warning while the holder has the lock
+#: but has not yet written who it is (the moment between taking the lock and naming itself), s
+NAMING_GRACE_S = 2.0
+#: the holder in words before it has named itself
+UNNAMED = "another run (it has not said who it is yet)"
 
 _held: dict[str, list] = {}   # resolved store path → [count, file object]
 _guard = threading.Lock()
@@ -91,7 +96,7 @@ def describe_holder(path: Path) -> str:
     except (OSError, ValueError):
         info = {}
     if not info:
-        return "another run (it has not said who it is yet)"
+        return UNNAMED
     since = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(info.get("since", 0)))
     return (f"pid {info.get('pid', '?')} on host {info.get('host', '?')}: `{info.get('command', '?')}`, "
             f"running since {since}")
@@ -119,11 +124,12 @@ def _open_locked(path: Path, store: Path, timeout_s: float, warn):
             raise InputError(f"the benchmark store {store} is being written by another run ({holder}) and was not "
                              f"free after {timeout_s:g} s — wait for that run to finish (or stop it), then run this "
                              "command again; two runs never write one store at once")
-        if not warned:
+        if not warned and (holder != UNNAMED or waited >= NAMING_GRACE_S):
             warn(f"the benchmark store {store} is being written by another run ({holder}) — this run waits up "
                  f"to {timeout_s:g} s for it to finish, so that the two never mix their writes")
             warned = True
-        time.sleep(min(POLL_S, max(0.01, timeout_s - waited)))
+        poll = POLL_S if warned else 0.02  # until it has said who holds the store, look again soon
+        time.sleep(min(poll, max(0.01, timeout_s - waited)))
 
 
 def acquire(store_path: str | os.PathLike, timeout_s: float = DEFAULT_LOCK_TIMEOUT_S, warn=None,
