@@ -75,7 +75,7 @@ class BatchSource:
             return
         if not x.prefetch or len(chunks) < 2 or multiprocessing.current_process().daemon:
             # a daemonic process (a multiprocessing pool's worker) may not start processes
-            x.last_decode = {"path": CPU_PATH, "workers": 0}
+            x.last_decode = {"path": CPU_PATH, "workers": 0, "threads": x.between_pass_threads}
             for chunk in chunks:
                 yield self.in_process(chunk, name_of)
             return
@@ -113,12 +113,30 @@ class BatchSource:
         return self.x._pixels([Image.fromarray(v) for v in values])
 
     def in_process(self, chunk: list[str], name_of: Callable[[str], str]) -> tuple:
+        """One chunk decoded and preprocessed here, between two forward passes, one task per image
+        on the extractor's decode threads (:meth:`FeatureExtractor.decode_thread_pool`): PIL lets
+        go of the GIL while it decodes and resizes, so the cores the model leaves idle between its
+        passes share the work. The pixels are the same as on one thread — each image is made by
+        the same calls, alone."""
         x = self.x
-        images, shas, failures = [], [], {}
-        for sha in chunk:
+
+        def one(sha: str):
             try:
-                images.append(load_rgb(name_of(sha), x.max_pixels, x.draft_shortest_edge))
-                shas.append(sha)
+                image = load_rgb(name_of(sha), x.max_pixels, x.draft_shortest_edge)
             except ImageError as exc:
-                failures[sha] = exc.reason
-        return shas, (x._pixels(images) if images else None), failures
+                return sha, None, exc.reason
+            return sha, (x.recipe.pixels(image, x._table) if x.recipe is not None else image), None
+
+        pool = x.decode_thread_pool() if len(chunk) > 1 else None
+        done = list(pool.map(one, chunk)) if pool is not None else [one(sha) for sha in chunk]
+        shas = [sha for sha, value, _ in done if value is not None]
+        values = [value for _, value, _ in done if value is not None]
+        failures = {sha: reason for sha, value, reason in done if value is None}
+        if not values:
+            return shas, None, failures
+        if x.recipe is not None:
+            import numpy as np
+            import torch
+
+            return shas, torch.from_numpy(np.stack(values)), failures
+        return shas, x._pixels(values), failures

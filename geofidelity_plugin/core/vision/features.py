@@ -74,7 +74,8 @@ class FeatureExtractor:
                  precision: str = DEFAULT_PRECISION,
                  l2_normalise: bool = False, max_pixels: int | None = DEFAULT_MAX_PIXELS,
                  prefetch: bool | None = None, decode_workers: int | None = None,
-                 fast_jpeg_decode: bool = True, decode: str = DEFAULT_DECODE, decode_depth: int = 2):
+                 fast_jpeg_decode: bool = True, decode: str = DEFAULT_DECODE, decode_depth: int = 2,
+                 between_pass_threads: int | None = None):
         if batch_size < 1:
             raise InputError(f"batch_size must be at least 1, not {batch_size}")
         self.model_ref = str(model)
@@ -88,9 +89,10 @@ class FeatureExtractor:
         self._load(device, precision)
         # decoding beside the model (method §5 "Decoding"): in worker processes, one task per
         # image, where a core is left over — beside a GPU, or on a CPU with more cores than
-        # PyTorch's threads. Where the model holds every core, a worker can only take cores from it
-        # (2 cores, make bench: 0.81-0.89 of the bare forward with a worker, 0.88-0.95 without), so
-        # decoding runs between two forward passes there; prefetch=True/False forces either.
+        # PyTorch's threads. Where the model holds every core, a worker can only take cores from it,
+        # so decoding runs between two forward passes there, on as many threads as the model's
+        # (between_pass_threads; method §5 "Decoding" has the measurements); prefetch=True/False
+        # forces either.
         if prefetch is None:
             import torch
 
@@ -99,6 +101,13 @@ class FeatureExtractor:
         self.decode_workers = max(1, int(decode_workers or default_workers(self.device.type)))
         self.last_decode: dict[str, Any] = {}
         self._pool: WorkerDecoder | None = None
+        self._threads: ThreadPoolExecutor | None = None
+        if between_pass_threads is None:  # where decoding runs between two forward passes: on as
+            import torch                  # many threads as the model's, whose cores are idle then
+
+            between_pass_threads = (torch.get_num_threads() if self.device.type == "cpu"
+                                    else min(4, os.cpu_count() or 1))
+        self.between_pass_threads = max(1, int(between_pass_threads))
 
     # -- loading ----------------------------------------------------------------------------
     def _load(self, device: str | None, precision: str) -> None:
@@ -264,10 +273,23 @@ class FeatureExtractor:
             self._pool_finalizer = weakref.finalize(self, self._pool.close)
         return self._pool
 
+    def decode_thread_pool(self) -> ThreadPoolExecutor | None:
+        """The threads that decode a batch in this process between two forward passes (None with
+        one thread: the caller's own), started at the first use; :meth:`close` ends them."""
+        if self.between_pass_threads < 2:
+            return None
+        if self._threads is None:
+            self._threads = ThreadPoolExecutor(self.between_pass_threads, thread_name_prefix="geofidelity-decode")
+            self._threads_finalizer = weakref.finalize(self, self._threads.shutdown, wait=False)
+        return self._threads
+
     def close(self) -> None:
-        """End the decode processes, if any (also done when the extractor is collected)."""
+        """End the decode processes and threads, if any (also done when the extractor is collected)."""
         if self._pool is not None:
             self._pool.close()
+        if self._threads is not None:
+            self._threads.shutdown(wait=True)
+            self._threads = None
 
     def _pixels(self, images: list):
         """The model's input for RGB images: the plain recipe where the processor follows one (the

@@ -146,6 +146,34 @@ def test_workers_give_the_in_process_pixels_and_keys(tiny_model, jpegs, tmp_path
     with_workers.close()
 
 
+def test_threads_between_passes_give_the_one_thread_pixels_in_order(tiny_model, jpegs, tmp_path, monkeypatch):
+    """Decoding between two forward passes on several threads: the same embeddings (bit for bit)
+    and the same failures as on one thread, in the files' order, on threads of the extractor's
+    own pool, which the manifest counts and :meth:`close` ends."""
+    bad, text = tmp_path / "bad.jpg", tmp_path / "notes.jpg"
+    bad.write_bytes(b"\xff\xd8 broken")
+    text.write_text("not a photo")
+    files = [jpegs[0], bad, *jpegs[1:4], text, *jpegs[4:]]
+    one = FeatureExtractor(tiny_model, batch_size=4, prefetch=False, between_pass_threads=1)
+    several = FeatureExtractor(tiny_model, batch_size=4, prefetch=False, between_pass_threads=3)
+    assert one.decode_thread_pool() is None
+    seen = set()
+    real_load = batch_sources.load_rgb
+    monkeypatch.setattr(batch_sources, "load_rgb",
+                        lambda *a: seen.add(threading.current_thread().name) or real_load(*a))
+    a, b = one.embed_paths(files), several.embed_paths(files)
+    assert np.array_equal(a.embeddings, b.embeddings, equal_nan=True)
+    assert list(a.failed) == list(b.failed) == [str(bad), str(text)] and a.computed == b.computed == 7
+    assert several.model_info()["decode"]["last_run"] == {"path": "cpu", "workers": 0, "threads": 3}
+    assert any(name.startswith("geofidelity-decode") for name in seen), seen
+    pool = several.decode_thread_pool()
+    several.close()
+    with pytest.raises(RuntimeError):  # the pool is shut down
+        pool.submit(print)
+    import torch
+
+    assert FeatureExtractor(tiny_model).between_pass_threads == max(1, torch.get_num_threads())
+
 def test_cpu_path_cache_key_is_the_one_before_decode_paths(tiny_model):
     """Cache keys of the CPU path are those of earlier releases: the signature gains nothing."""
     extractor = FeatureExtractor(tiny_model, decode="auto")
