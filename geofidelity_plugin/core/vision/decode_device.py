@@ -28,18 +28,16 @@ nvJPEG (every fallback, the queue bound, cancelling mid-run).
 from __future__ import annotations
 
 import contextlib
-import io
 import logging
 import queue
 import threading
 import time
-import warnings
 from collections import Counter
 from typing import Callable, Iterator
 
 from PIL import Image, UnidentifiedImageError
 
-from geofidelity_plugin.core.vision.images import ImageError, load_rgb
+from geofidelity_plugin.core.vision.images import ImageError, load_rgb, open_header
 from geofidelity_plugin.core.vision.preprocess import PixelRecipe, torch_pixels
 
 log = logging.getLogger("geofidelity")
@@ -84,9 +82,7 @@ def nvjpeg_decode(datas: list, device) -> list:
 def cpu_reason(data: bytes, max_pixels: int | None) -> str | None:
     """Why a file takes the CPU path instead of nvJPEG, or None when nvJPEG can take it."""
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
-            image = Image.open(io.BytesIO(data))
+        image = open_header(data)
     except (UnidentifiedImageError, Image.DecompressionBombError, OSError, SyntaxError, ValueError):
         return "not readable as an image header"  # the CPU path says what is wrong with it
     width, height = image.size

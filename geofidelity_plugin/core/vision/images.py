@@ -25,6 +25,7 @@ import hashlib
 import io
 import logging
 import os
+import threading
 import warnings
 from pathlib import Path
 
@@ -40,6 +41,18 @@ DEFAULT_MAX_PIXELS = 80_000_000
 BACKGROUND = (255, 255, 255)
 
 _SIXTEEN_BIT_MODES = ("I;16", "I;16L", "I;16B", "I;16N")
+#: ``warnings.catch_warnings`` saves and restores the process's one list of warning filters, so
+#: two threads inside it at once can leave a filter behind for good (seen with 8 decode threads);
+#: the header parse it guards holds the GIL anyway, so taking turns costs nothing
+_FILTERS_LOCK = threading.Lock()
+
+
+def open_header(data: bytes) -> Image.Image:
+    """``PIL.Image.open`` on ``data`` (header only), without PIL's decompression-bomb warning —
+    the loader's own ``max_pixels`` guard replaces it — and safe from several threads."""
+    with _FILTERS_LOCK, warnings.catch_warnings():
+        warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+        return Image.open(io.BytesIO(data))
 
 
 class ImageError(InputError):
@@ -107,10 +120,7 @@ def load_rgb_bytes(data: bytes, name: str | os.PathLike,
     if not data:
         raise ImageError(name, "empty file (0 bytes)")
     try:
-        with warnings.catch_warnings():
-            # our own max_pixels guard below replaces PIL's warning
-            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
-            image = Image.open(io.BytesIO(data))
+        image = open_header(data)  # our own max_pixels guard below replaces PIL's warning
     except UnidentifiedImageError:
         raise ImageError(name, "not an image, or a corrupt one (no known image format in the file)") from None
     except Image.DecompressionBombError as exc:
