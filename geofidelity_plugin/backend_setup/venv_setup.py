@@ -3,7 +3,8 @@
 *Set up backend…* in *Settings › Options › GeoFidelity* runs this inside QGIS's own Python, so it
 imports the standard library only and never installs anything into the interpreter it runs in:
 every step is a child process (``<python> -m venv``, ``<venv python> -m pip install``, the
-doctor), each in its own process group so that Cancel stops it with all its children.
+doctor), each in its own process group so that Cancel stops it with all its children
+(:mod:`.step_runner`).
 
 Profiles (``resources/backend/profiles.json``, :mod:`.profiles`): *light* pins what the stages
 without a neural network need (selection, Mapillary, coverage, galleries, release, report);
@@ -35,21 +36,17 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 PROFILE_FILE = "geofidelity-backend.json"
-#: the longest one step may take (seconds; GEOFIDELITY_SETUP_STEP_LIMIT_S overrides): a stalled
-#: mirror or proxy ends in a message that names the step, not in a dialog that waits for ever
-STEP_LIMIT_S = {"creating the environment": 600, "installing": 7200, "running the doctor": 900}
-STEP_LIMIT_VARIABLE = "GEOFIDELITY_SETUP_STEP_LIMIT_S"
 #: pip's own wait per network read and its retries, stated rather than left to pip's defaults
 PIP_NETWORK = ["--timeout", "60", "--retries", "3"]
-TERMINATE_GRACE_S = 1.0
 _PIP_SOURCES = ("PIP_FIND_LINKS", "PIP_EXTRA_INDEX_URL", "PIP_INDEX_URL", "PIP_NO_INDEX", "PIP_CONSTRAINT")
 
 
-from geofidelity_plugin.core import child_process
 from geofidelity_plugin.backend_setup.base_python import (MIN_PYTHON, default_base_python, find_base_python,
                                                           no_python_message)
 from geofidelity_plugin.backend_setup.pip_output import PipProgress, pip_failure  # noqa: F401 (public here too)
 from geofidelity_plugin.backend_setup.profiles import (GEO_STACKS, Profile, Requirement, SetupCancelled, SetupError, _project_file, debian_system_python, default_geo_stack, load_profile, normalise, package_root, parse_requirements, platform_key, profile_names, read_profile_file, system_modules, torch_flavour_labels, torch_flavours)
+from geofidelity_plugin.backend_setup.step_runner import (STEP_LIMIT_S, STEP_LIMIT_VARIABLE,  # noqa: F401
+                                                          TERMINATE_GRACE_S, StepRunner)
 
 #: every torch flavour some platform offers (each platform's own: torch_flavours(platform))
 TORCH_FLAVOURS = ("configured", "cpu", "cuda", "mps")
@@ -90,7 +87,7 @@ def child_environment(extra: dict | None = None, base: dict | None = None) -> di
 
 # --- the setup ------------------------------------------------------------------------------
 
-class BackendSetup:
+class BackendSetup(StepRunner):
     """Create or reuse a venv, install a profile, record it, run the doctor.
 
     ``on_line(text)`` receives every log line, ``on_progress(fraction, stage)`` the progress;
@@ -157,13 +154,6 @@ class BackendSetup:
             raise SetupError(f"the environment at {self.venv} was set up, but the doctor finds a problem: "
                              f"{first.get('problem', 'unknown')} — {first.get('fix', 'see the report')}")
         return report
-
-    def cancel(self) -> None:
-        self.cancelled.set()
-        with self._lock:
-            proc = self._proc
-        if proc is not None:
-            child_process.stop_group_later(proc, TERMINATE_GRACE_S)
 
     # steps
 
@@ -301,89 +291,6 @@ class BackendSetup:
         said = (final or {}).get("message") or " | ".join(t.strip() for t in tail if t.strip())[-400:]
         raise SetupError(f"the doctor did not run in the new environment ({said or f'exit {code}'}) — run "
                          f"`{venv_python(self.venv)} -m geofidelity_plugin doctor` to see why")
-
-    # child processes
-
-    def _step_limit(self, step: str) -> float:
-        text = os.environ.get(STEP_LIMIT_VARIABLE, "").strip()
-        try:
-            return float(text) if text else float(STEP_LIMIT_S.get(step, 3600))
-        except ValueError:
-            raise SetupError(f"{STEP_LIMIT_VARIABLE}={text!r} is not a number of seconds — give one, or unset it") \
-                from None
-
-    def _run(self, argv: list[str], env: dict, parser: PipProgress | None = None,
-             sink: list | None = None, step: str = "a setup step") -> tuple[int, list[str]]:
-        """Run one child in its own process group, for at most the step's time limit; stdout+stderr
-        lines go to the log (or to ``sink``). Returns the exit code and the last 40 lines."""
-        if self.cancelled.is_set():
-            raise self._cancelled()
-        limit = self._step_limit(step)
-        timed_out = threading.Event()
-        tail: list[str] = []
-        try:
-            proc = child_process.start(argv, env, stderr=subprocess.STDOUT if sink is None else subprocess.PIPE,
-                                       text=True)
-        except OSError as exc:
-            raise SetupError(f"{argv[0]} could not start ({exc.strerror or exc}) — check the path") from None
-        with self._lock:
-            self._proc = proc
-
-        def time_out():
-            timed_out.set()
-            child_process.stop_group_later(proc, TERMINATE_GRACE_S)
-
-        watchdog = threading.Timer(limit, time_out)
-        watchdog.daemon = True
-        watchdog.start()
-        try:
-            if sink is not None:  # the doctor: protocol lines on stdout, its log on stderr
-                out, err = proc.communicate()
-                from geofidelity_plugin.core.secrets import scrub
-
-                sink.extend(out.splitlines())
-                tail = [scrub(line, self.secrets) for line in err.splitlines()[-40:]]
-            else:
-                from geofidelity_plugin.core.secrets import scrub
-
-                for raw in proc.stdout:
-                    line = scrub(raw.rstrip("\r\n"), self.secrets)  # the tail may end up in a message
-                    tail = (tail + [line])[-40:]
-                    self._log(line)
-                    step = parser.feed(line) if parser else None
-                    if step:
-                        self._progress(*step)
-            code = proc.wait()
-        except BaseException:  # Ctrl-C in the CLI, a failing callback: leave no child behind
-            child_process.signal_group(proc, child_process.KILL)
-            proc.wait()
-            raise
-        finally:
-            watchdog.cancel()
-            with self._lock:
-                self._proc = None
-        if timed_out.is_set():
-            child_process.kill_group(proc)
-            raise SetupError(f"{step} did not finish within {limit:g} s and was stopped (a stalled package index, "
-                             f"mirror or proxy?) — check the network and pip's configuration (pip config list), then "
-                             f"run Set up backend again: it reuses the folder ({STEP_LIMIT_VARIABLE} sets the limit)")
-        if self.cancelled.is_set():  # children that outlived the leader
-            child_process.kill_group(proc)
-        if self.cancelled.is_set():
-            raise self._cancelled()
-        return code, tail
-
-    def _cancelled(self) -> SetupCancelled:
-        return SetupCancelled(f"cancelled — the environment at {self.venv} is incomplete and has no profile record; "
-                              "run Set up backend again (it reuses the folder) or delete the folder")
-
-    def _log(self, text: str) -> None:
-        from geofidelity_plugin.core.secrets import scrub
-
-        self.on_line(scrub(text, self.secrets))  # pip may quote a proxy URL with its password (no-op if done)
-
-    def _progress(self, fraction: float, stage: str) -> None:
-        self.on_progress(fraction, stage)
 
 
 def main(argv: list[str] | None = None) -> int:

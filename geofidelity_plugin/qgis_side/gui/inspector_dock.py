@@ -3,24 +3,24 @@ reject audit buttons kept in the benchmark store), gallery negatives, the genera
 the chosen model and condition, and its scores beside the real anchors.
 
 Nothing here reads a file on the GUI thread: a click starts a read of that one segment
-(:class:`~geofidelity_plugin.core.inspect.segment_view.SegmentReader`) in a worker thread, the
-dock says "loading…", and the result arrives through a queued signal; a newer click supersedes
-an older one. Thumbnails are decoded in workers too (:mod:`.thumbnails`).
+(:class:`~geofidelity_plugin.core.inspect.segment_view.SegmentReader`) in a worker thread
+(:mod:`.inspector_tasks`), the dock says "loading…", and the result arrives through a queued
+signal; a newer click supersedes an older one. Thumbnails are decoded in workers too
+(:mod:`.thumbnails`) and shown in fixed-size galleries (:mod:`.gallery_widget`).
 """
 from __future__ import annotations
 
-import threading
-import traceback
 from html import escape
 from pathlib import Path
 
-from qgis.PyQt.QtCore import QObject, QRunnable, QSize, QThreadPool, Qt, pyqtSignal, pyqtSlot
+from qgis.PyQt.QtCore import QThreadPool, Qt, pyqtSlot
 from qgis.PyQt.QtGui import QIcon, QImage, QPixmap
 from qgis.PyQt.QtWidgets import (QAbstractItemView, QComboBox, QDialog, QDockWidget, QHBoxLayout, QLabel,
-                                 QListView, QListWidget, QListWidgetItem, QPushButton, QScrollArea,
-                                 QTableWidget, QVBoxLayout, QWidget)
+                                 QListWidget, QListWidgetItem, QPushButton, QScrollArea, QTableWidget,
+                                 QVBoxLayout, QWidget)
 
-from geofidelity_plugin.core.errors import user_message
+from geofidelity_plugin.qgis_side.gui.gallery_widget import THUMB, _gallery
+from geofidelity_plugin.qgis_side.gui.inspector_tasks import _Task, _TaskSignals, _with_credits
 from geofidelity_plugin.qgis_side.gui.map_highlights import (NEGATIVE_RGBA, TARGET_RGBA,  # noqa: F401
                                                               clear_highlights, highlight_gallery)
 from geofidelity_plugin.qgis_side.gui.score_table import SCORE_ROWS, SCORES, SCORES_KEY, fill_score_table  # noqa: F401
@@ -28,65 +28,11 @@ from geofidelity_plugin.qgis_side.gui.thumbnails import ThumbnailLoader
 from geofidelity_plugin.qgis_side.project_links import EVALUATION_PROPERTY, STORE_PROPERTY, resolve_link  # noqa: F401
 
 PAGE_SIZE = 8
-THUMB = 112
 FULL = 1200
 #: shown under every segment of a store whose audit this dock changed: the curation and the scores
 #: were computed before it
 STALE_NOTE = ("the audit changed after the scores were computed: run 4b · Evaluate generated panels again "
               "(and 2b · Curate reference panels first, to refill the panel from the other candidates)")
-
-
-class _TaskSignals(QObject):
-    finished = pyqtSignal(int, object, str, str)  # token, result, problem, details for the log
-
-
-class _Task(QRunnable):
-    """``work()`` in a worker thread; its result, or its failure as a message, goes back by signal.
-    A read (``skip_when_stale``) whose click was superseded before it started is skipped."""
-
-    def __init__(self, dock: "InspectorDock", token: int, work, skip_when_stale: bool):
-        super().__init__()
-        self.dock, self.token, self.work, self.skip_when_stale = dock, token, work, skip_when_stale
-        self.signals = dock.task_signals  # held here: the job may outlive the dock's wrapper
-
-    def run(self):
-        if self.skip_when_stale and self.token != self.dock.token:
-            return
-        self.dock.read_threads.add(threading.get_ident())
-        try:
-            result, problem, details = self.work(), "", ""
-        except Exception as exc:  # noqa: BLE001 — every failure is a message in the dock, never a traceback in QGIS
-            problem, foreseen = user_message(exc)
-            result, details = None, "" if foreseen else traceback.format_exc()
-            if not foreseen:
-                problem = (f"unexpected error ({type(exc).__name__}: {exc}) — this is a bug in GeoFidelity: the "
-                           "details are in the Log Messages panel (GeoFidelity tab); please report it")
-        self.signals.finished.emit(self.token, result, problem, details)
-
-
-def _with_credits(reader, view):
-    """In the worker: the view with its ``credits`` lines (OSM, Mapillary with the creators of the
-    segment's images when the store recorded them, the stand-in note)."""
-    from geofidelity_plugin.core.atlas.data import segment_creators
-    from geofidelity_plugin.core.attribution import credit_lines
-
-    view.credits = credit_lines(bool(view.stand_in), segment_creators(reader.connection(), view.segment_id))
-    return view
-
-
-def _gallery(parent) -> QListWidget:
-    widget = QListWidget(parent)
-    widget.setViewMode(QListView.ViewMode.IconMode)
-    widget.setIconSize(QSize(THUMB, THUMB))
-    widget.setResizeMode(QListView.ResizeMode.Adjust)
-    widget.setMovement(QListView.Movement.Static)
-    widget.setMinimumHeight(THUMB + 40)
-    widget.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
-    widget.setGridSize(QSize(THUMB + 16, THUMB + 40))
-    widget.setUniformItemSizes(True)
-    widget.setWordWrap(True)
-    widget.setTextElideMode(Qt.TextElideMode.ElideMiddle)
-    return widget
 
 
 class InspectorDock(QDockWidget):
