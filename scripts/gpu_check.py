@@ -14,7 +14,8 @@ Each generator's pipeline is built from the published configs in
 random weights in the model's dtype; text encoders get a stand-in tokenizer that turns a prompt
 into full-length token sequences. Each panel is one pipeline call (4 images, per-image
 generators, classifier-free guidance where the model uses it, text encoding and VAE decode
-included) that runs ``--steps`` denoising steps; a callback times every step, and
+included) that runs ``--steps`` denoising steps; a callback times every step
+(:mod:`gpu_check_panel`), and
 
     seconds per panel = measured call + (model steps − measured steps) × steady step time,
 
@@ -32,21 +33,20 @@ one, predicted as a generation run would. ``--runs`` measures only the rows it n
 ``flux.1-dev@24,sdxl-base-1.0:group-offload``; :mod:`gpu_check_rows`), ``--skip-features`` leaves
 out the feature models, ``--budget-s`` starts no row after that many seconds.
 
-Writes ``bench_output/gpu_check.md`` and ``.json``. Without a CUDA device it prints one line
-and exits 0, writing nothing. Run: ``make gpu-check`` (or ``python scripts/gpu_check.py``).
+Writes ``bench_output/gpu_check.md`` and ``.json`` (:mod:`gpu_check_report`). Without a CUDA
+device it prints one line and exits 0, writing nothing. Run: ``make gpu-check`` (or
+``python scripts/gpu_check.py``).
 """
 from __future__ import annotations
 
 import argparse
 import datetime
 import gc
-import inspect
 import json
 import os
 import sys
 import tempfile
 import time
-import warnings
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -59,13 +59,12 @@ from geofidelity_plugin.core.generation.component_sizes import published_sizes  
 from geofidelity_plugin.core.generation.memory_plan import (GIB, PLANS, MemoryPlan, apply_plan,  # noqa: E402
                                                             choose_plan, free_ram)
 
-PANEL = 4
-RESOLUTION = 1024
 BUDGETS_GB = (24, 16, 12, 8)  # GiB, as --vram-budget reads "12GB"
-PROMPT = "a street-level photograph of a residential street with parked cars and trees"
 FEATURE_MODELS = ("dinov2-s14", "dinov2-b14")
-from gpu_check_rows import (RowSpec, basis_of, default_rows, measure_probe, plan_cell, probe_lines,  # noqa: E402
-                            record, resolve, selected_rows, skipped)
+from gpu_check_panel import PANEL, PROMPT, RESOLUTION, panel_seconds, run_panel, steady_step_s  # noqa: E402,F401
+from gpu_check_report import markdown_report, run_row, write_result  # noqa: E402,F401
+from gpu_check_rows import (RowSpec, default_rows, measure_probe, record, resolve, selected_rows,  # noqa: E402
+                            skipped)
 from gpu_random_pipelines import (CONFIGS, build_module, build_pipeline, component_bodies,  # noqa: E402
                                   component_configs, load_random, parameter_count, random_weights, read_config,
                                   untied_embedding)
@@ -75,22 +74,6 @@ from gpu_random_pipelines import (CONFIGS, build_module, build_pipeline, compone
 PROBE: dict | None = None
 SKIP_LINE = ("gpu-check: skipped — no CUDA device here ({why}); nothing measured, nothing written. "
              "Run `make gpu-check` on a machine with an NVIDIA GPU.")
-
-
-# -- arithmetic of the table ----------------------------------------------------------------
-def steady_step_s(step_ends: list[float]) -> float:
-    """Mean duration of the steps after the first, from the times at which steps ended (the
-    first step also carries the call's start-up: latents, onloading, first kernels)."""
-    if len(step_ends) < 2:
-        raise ValueError("at least 2 timed steps are needed for a steady step time")
-    gaps = [b - a for a, b in zip(step_ends, step_ends[1:])]
-    return sum(gaps) / len(gaps)
-
-
-def panel_seconds(call_s: float, step_ends: list[float], model_steps: int, calls: int = 1) -> float:
-    """Seconds for one panel at the model's own step count, from ``calls`` pipeline calls that
-    took ``call_s`` in all and each ran ``len(step_ends)`` steps."""
-    return call_s + calls * (model_steps - len(step_ends)) * steady_step_s(step_ends)
 
 
 def plan_for(name: str, budget_bytes: int, source: str, plan: str | None = None,
@@ -126,129 +109,6 @@ def place(pipe, plan: MemoryPlan, device: str = "cuda") -> str:
     """Place ``pipe`` with the product's ``apply_plan``; returns how the VAE decodes."""
     apply_plan(pipe, plan, device)
     return "sliced + tiled" if plan.vae_tiling else "sliced" if plan.vae_slicing else "whole batch"
-
-
-def _gb(n) -> str:
-    return "—" if n is None else f"{n / GIB:.1f}"
-
-
-def _s(x) -> str:
-    return "—" if x is None else f"{x:.1f}" if x >= 10 else f"{x:.2f}"
-
-
-def run_row(generator: dict, run: dict) -> str:
-    """One Markdown table row of a run (see :func:`markdown_report`)."""
-    budget = "none" if run.get("budget_gb") is None else f"{run['budget_gb']} GiB"
-    ok = run.get("status") == "ok"
-    panel = panel_seconds(run["call_s"], run["step_ends_s"], generator["steps"], run.get("calls", 1)) if ok else None
-    predicted = run.get("predicted_s_per_panel")
-    error = f"{predicted / panel - 1:+.0%}" if panel and predicted else "—"
-    step = steady_step_s(run["step_ends_s"]) if ok else None
-    status = "ok" if ok else run.get("status", "?") + (f": {run['error']}" if run.get("error") else "")
-    status = status.replace("|", "\\|")
-    return (f"| {generator['name']} | {generator['dtype']} | {generator['steps']} | {plan_cell(run)} | {budget} "
-            f"| {run.get('batch', '—')} | {_s(panel)} | {_s(predicted)} | {error} | {_s(step)} "
-            f"| {_s(run.get('call_s') if ok else None)} "
-            f"| {_gb(run.get('predicted_peak'))} | {_gb(run.get('peak_allocated'))} | {_gb(run.get('peak_reserved'))} "
-            f"| {run.get('vae', '')} | {status} |")
-
-
-def markdown_report(result: dict) -> str:
-    """The Markdown page of a result (the JSON written beside it holds every number)."""
-    s = result["settings"]
-    lines = [
-        "# GPU check", "",
-        f"Measured {result['date']} on **{result['gpu']}** ({result['gpu_memory_gb']:.0f} GB), "
-        f"torch {result['versions'].get('torch')}, diffusers {result['versions'].get('diffusers')}, "
-        f"transformers {result['versions'].get('transformers')}; {result['wall_s']:.0f} s in all"
-        + ("." if result.get("complete", True) else " — **partial: the run did not finish**."), "",
-        f"Full-size pipelines built from `resources/generation/configs/` with **random weights** (no download); "
-        f"a panel of {s['panel']} images of {s['resolution']}² takes one call per {s['panel']} images or per part "
-        "of them (images / call) with per-image generators, text encoding and VAE decode included. Each call ran "
-        f"**{s['measured_steps']} denoising steps**; seconds per panel = measured calls + calls × (model steps − "
-        "measured steps) × steady step (the steps after the first). Budgets (GiB, as `--vram-budget` reads them) "
-        "cap PyTorch's allocator (`torch.cuda.set_per_process_memory_fraction`; CUDA context not included); "
-        f"under a budget runs {s['plan_source']}.", "",
-        "Plans (docs/memory-plans.md): **gpu** the whole pipeline on the GPU; **model-offload** diffusers' model "
-        "CPU offload (one component on the GPU at a time); **group-offload** group offloading with CUDA streams "
-        "(the denoiser one block at a time, text encoders one layer at a time); **sequential** diffusers' "
-        "sequential CPU offload (one layer at a time, no overlap). Every plan decodes the VAE one image at a "
-        "time, tiled where the plan says. Predicted peak: the plan chooser's estimate for that call. Plans "
-        f"chosen and applied by {s.get('plans_by', 'scripts/gpu_check.py')}.", "",
-        "Predicted s / panel: the plan time model's (geofidelity_plugin/core/generation/plan_time.py; "
-        "docs/memory-plans.md) for that plan and images per call, as a generation run predicts it; error = "
-        f"predicted / measured − 1. Scaled from {basis_of(result)}.",
-        *probe_lines(result.get("probe")), "",
-        "| generator | dtype | steps | plan | budget | images / call | s / panel | predicted s / panel | error "
-        "| s / step | measured calls s | predicted peak GiB | peak alloc GiB | peak reserved GiB | VAE | result |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
-    for g in result["generators"]:
-        lines += [run_row(g, run) for run in g["runs"]]
-    lines += ["", "Parameters as built from the configs (published count in brackets):", ""]
-    for g in result["generators"]:
-        parts = [f"{name} {c['parameters'] / 1e9:.3f} B ({c['published'] / 1e9:.3f} B)"
-                 for name, c in g["components"].items()]
-        lines.append(f"- {g['name']}: " + "; ".join(parts))
-    if result.get("features"):
-        from gpu_features import markdown as feature_table
-
-        lines += ["", "Feature extraction, end to end from JPEG files (hash, decode, preprocess, forward, cache "
-                  "write) against the forward pass alone, per decode path and precision (method §5 Decoding):", "",
-                  feature_table(result["features"])]
-    if result.get("notes"):
-        lines += ["", *[f"- {n}" for n in result["notes"]]]
-    return "\n".join(lines) + "\n"
-
-
-def _sync(device: str) -> None:
-    import torch
-
-    if str(device).startswith("cuda"):
-        torch.cuda.synchronize()
-
-
-def run_panel(pipe, spec, steps: int, device: str = "cuda", resolution: int = RESOLUTION, batch: int = PANEL,
-              **extra) -> dict:
-    """One panel of ``PANEL`` images in calls of ``batch`` images (the plan's images per call),
-    each with ``steps`` denoising steps: the calls' wall time in all, the step end times of the
-    first call (s after its start) and, on CUDA, the peak memory over the panel."""
-    import torch
-
-    marks: list[float] = []
-
-    def mark(*args):
-        _sync(device)
-        marks.append(time.perf_counter())
-        return args[-1] if len(args) == 4 else None  # callback_on_step_end returns its kwargs
-
-    params = inspect.signature(pipe.__call__).parameters
-    generators = [torch.Generator("cpu").manual_seed(i) for i in range(PANEL)]
-    kwargs = {"prompt": PROMPT, "num_inference_steps": steps, "guidance_scale": spec.guidance,
-              "height": resolution, "width": resolution, "output_type": "np", **extra}
-    if "callback_on_step_end" in params:
-        kwargs["callback_on_step_end"] = lambda p, i, t, kw: mark(p, i, t, kw)
-    else:  # PixArt-Σ: the older per-step callback
-        kwargs.update(callback=lambda i, t, latents: mark(i, t, latents), callback_steps=1)
-    if "clean_caption" in params:
-        kwargs["clean_caption"] = False
-    cuda = str(device).startswith("cuda")
-    _sync(device)
-    if cuda:
-        torch.cuda.reset_peak_memory_stats()
-    calls, images = [], 0
-    for first in range(0, PANEL, batch):
-        chunk = generators[first:first + batch]
-        marks = []
-        start = time.perf_counter()
-        with torch.inference_mode(), warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # random weights: overflow warnings in the image conversion
-            images += len(pipe(**kwargs, num_images_per_prompt=len(chunk), generator=chunk).images)
-        _sync(device)
-        calls.append((time.perf_counter() - start, [m - start for m in marks]))
-    return {"call_s": sum(c for c, _ in calls), "step_ends_s": calls[0][1], "calls": len(calls),
-            "batch": batch, "images": images,
-            "peak_allocated": torch.cuda.max_memory_allocated() if cuda else None,
-            "peak_reserved": torch.cuda.max_memory_reserved() if cuda else None}
 
 
 def _free(host: bool = False):
@@ -481,17 +341,6 @@ def main(argv: list[str] | None = None) -> int:
     print(page)
     print(f"gpu-check: wrote {out / 'gpu_check.md'} and gpu_check.json in {result['wall_s']:.0f} s")
     return 0
-
-
-def write_result(result: dict, out: Path, started: float, final: bool) -> str:
-    """Write gpu_check.json and .md (after each generator too, marked partial until the end)."""
-    result["wall_s"] = time.monotonic() - started
-    result["complete"] = final
-    out.mkdir(parents=True, exist_ok=True)
-    page = markdown_report(result)
-    (out / "gpu_check.json").write_text(json.dumps(result, indent=2) + "\n")
-    (out / "gpu_check.md").write_text(page)
-    return page
 
 
 if __name__ == "__main__":

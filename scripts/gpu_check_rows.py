@@ -146,33 +146,3 @@ def measure_probe() -> dict:
         return run_probe("cuda")
     except Exception as exc:  # the plan rows still run, predicted from the published peaks
         return {"status": "error", "error": f"{type(exc).__name__}: {str(exc)[:200]}"}
-
-
-def probe_lines(probe: dict | None) -> list[str]:
-    """The probe's paragraph of the Markdown page."""
-    if not probe:
-        return []
-    if "bf16_tflops" not in probe:
-        return ["", f"GPU probe (core/generation/plan_probe.py): failed — {probe.get('error', '?')}."]
-    return ["", f"GPU probe (core/generation/plan_probe.py; the figures the plan time model scales another GPU by, "
-                f"docs/memory-plans.md): matrix products {probe['bf16_tflops']:.0f} TFLOPS in bf16, "
-                f"{probe['fp16_tflops']:.0f} in fp16 ({probe['matmul_side']}² matrices); host-to-device copies "
-                f"{probe['pinned_gb_s']:.1f} GB/s pinned, {probe['pageable_gb_s']:.1f} GB/s pageable "
-                f"({probe['copy_bytes'] / 1024 ** 2:.0f} MiB); {probe['seconds']:.1f} s "
-                f"(driver {probe['driver']}, CUDA {probe['cuda']}, torch {probe['torch']})."]
-
-
-# -- the report --------------------------------------------------------------------------------
-def plan_cell(run: dict) -> str:
-    """The plan, marked where it is not what the column usually means (uncapped: forced; under a
-    cap: the chooser's)."""
-    capped, chosen_by = run.get("budget_gb") is not None, run.get("chosen_by")
-    if chosen_by == "chooser" and not capped:
-        return f"{run['plan']} (chooser's)"
-    return f"{run['plan']} (forced)" if chosen_by == "forced" and capped else run["plan"]
-
-
-def basis_of(result: dict) -> str:
-    """Where the predictions' figures come from (the first row that says)."""
-    bases = [r["time_basis"] for g in result["generators"] for r in g["runs"] if r.get("time_basis")]
-    return bases[0] if bases else "the H200 figures of `make gpu-check`"
