@@ -36,10 +36,11 @@ $(STAMPS)/system: scripts/setup_system.sh
 	@mkdir -p $(STAMPS) && touch $@
 
 venv: $(STAMPS)/venv
-$(STAMPS)/venv: requirements.lock $(STAMPS)/system
+$(STAMPS)/venv: requirements.lock requirements-test.lock $(STAMPS)/system
 	test -x $(PY) || $(SYSTEM_PYTHON) -m venv --system-site-packages $(VENV)
 	mkdir -p $(VENV)/share && ln -sfn /usr/share/proj $(VENV)/share/proj
 	$(PY) -m pip install -q --disable-pip-version-check -r requirements.lock
+	$(PY) -m pip install -q --disable-pip-version-check --no-deps -r requirements-test.lock
 	$(PY) scripts/check_environment.py
 	@mkdir -p $(STAMPS) && touch $@
 
@@ -108,7 +109,8 @@ lock: $(STAMPS)/system
 	$(PY) -m pip install -q -r requirements.txt
 	( echo "# Resolved with \`make lock\` (pip freeze of .venv) — install with \`pip install -r requirements.lock\`."; \
 	  echo "# torch is the CPU build 2.13.0 (pip on the project machines takes it from local disk)."; \
-	  $(PY) -m pip freeze --local | sed 's/+cpu$$//' ) > requirements.lock
+	  echo "# tests, installed with --no-deps from requirements-test.lock (it asks for torchvision): torch-fidelity==0.4.0"; \
+	  $(PY) -m pip freeze --local | sed 's/+cpu$$//' | grep -iv '^torch[-_]fidelity==' ) > requirements.lock
 
 styles: venv
 	$(PY) scripts/make_styles.py

@@ -22,6 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "tests" / "support"))
 
 BUILDERS = {"sd": ("make_tiny_sd", "sdxl-base-1.0"), "sdxl": ("make_tiny_sdxl", "sdxl-base-1.0"),
             "sd3": ("make_tiny_sd3", "sd3.5-large"), "flux": ("make_tiny_flux", "flux.1-dev"),

@@ -36,6 +36,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "tests" / "support"))
 
 from geofidelity_plugin.core.vision.feature_cache import FeatureCache  # noqa: E402
 from geofidelity_plugin.core.vision.features import FeatureExtractor  # noqa: E402

@@ -25,6 +25,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "tests" / "support"))
 
 from geofidelity_plugin.core.map_fidelity.metric import MapFidelityScorer, to_tensor  # noqa: E402
 from geofidelity_plugin.core.map_fidelity.options import MapFidelityOptions  # noqa: E402

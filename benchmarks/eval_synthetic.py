@@ -172,8 +172,9 @@ def sample_columns(data: dict, per_image: dict) -> dict[str, np.ndarray]:
     return cols
 
 
-def golden_quantities(data: dict, n_bootstrap: int = 5000) -> dict[str, np.ndarray]:
-    """Every quantity of a fixed run, flattened to named float arrays (NaN for missing)."""
+def golden_quantities(data: dict, n_bootstrap: int = 5000, bootstrap_unit: str = "city") -> dict[str, np.ndarray]:
+    """Every quantity of a fixed run, flattened to named float arrays (NaN for missing); the
+    tables' intervals by ``bootstrap_unit`` (method §7)."""
     from geofidelity_plugin.core.evaluation.metrics import panel_metrics as metrics, retrieval
     from geofidelity_plugin.core.evaluation.evaluate import EvaluationOptions
     from geofidelity_plugin.core.evaluation.statistics.tables import build_tables
@@ -204,7 +205,7 @@ def golden_quantities(data: dict, n_bootstrap: int = 5000) -> dict[str, np.ndarr
             scores.update(part)
     for k, v in per_image.items():
         out[f"per_image.{k}"] = v
-    options = EvaluationOptions(n_bootstrap=n_bootstrap)
+    options = EvaluationOptions(n_bootstrap=n_bootstrap, bootstrap_unit=bootstrap_unit)
     tables = build_tables(panel_rows(data, scores), options, sample_rows(data, per_image), "synthetic")
     for name, rows in tables.items():
         for r, row in enumerate(rows):

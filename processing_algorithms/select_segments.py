@@ -3,7 +3,6 @@
 to a temporary GeoPackage in WGS84 first and its path handed to the command line."""
 from __future__ import annotations
 
-import json
 import uuid
 from pathlib import Path
 
@@ -66,13 +65,12 @@ def _context_rank(node) -> int:
 
 
 def load_context_layers(context, gpkg: str, manifest_path: str | None) -> list[str]:
-    """Load the context layers the run wrote (its manifest lists them) on completion."""
+    """Load the context layers the run wrote (its manifest lists them) on completion; none when the
+    manifest is missing or cannot be read (the store and its segments are there all the same)."""
     from geofidelity_plugin.qgis_side.project_file import CONTEXT
+    from geofidelity_plugin.qgis_side.provider_support import context_layers_written
 
-    try:
-        written = json.loads(Path(manifest_path).read_text(encoding="utf-8"))["outputs"]["context"]["layers"]
-    except (OSError, TypeError, ValueError, KeyError):
-        return []
+    written = context_layers_written(manifest_path)
     loaded = []
     for rank, (table, name, qml) in enumerate(CONTEXT):
         if written.get(table):

@@ -9,7 +9,8 @@ import argparse
 import logging
 import sys
 
-from geofidelity_plugin.core.errors import EXIT_BUG, EXIT_CANCELLED, EXIT_ERROR, Cancelled, user_message
+from geofidelity_plugin.core.errors import EXIT_BUG, EXIT_CANCELLED, EXIT_ERROR, Cancelled
+from geofidelity_plugin.core.shown import shown_message as user_message
 
 log = logging.getLogger("geofidelity")
 
@@ -65,16 +66,43 @@ def main(argv: list[str] | None = None) -> int:
 
     from geofidelity_plugin.core import events
 
+    unusable: dict[str, str] = {}
     if argv is None:  # the process's own entry (not a notebook's api.run): no secret on stdout/stderr
         from geofidelity_plugin.core.secrets import guard_streams
 
+        unusable = events.claim_standard_streams()
         guard_streams()
     argv = list(sys.argv[1:] if argv is None else argv)
     os.environ.setdefault("MPLBACKEND", "Agg")  # figures are files: never look for a display
     jsonl = _wants_jsonl(argv)
+    if "stdout" in unusable:  # before any work: a run whose ending nobody can read is not started
+        _say(f"error: {events.closed_stdout_message(unusable['stdout'], jsonl)}")
+        return EXIT_ERROR
     if jsonl:
         events.activate_jsonl()
         _Parser.raise_errors = True
+    code = _run(argv, jsonl)
+    stream = events.active()
+    if jsonl and stream is not None and stream.lost is not None:  # the driver heard nothing of the end
+        _say(f"error: {events.lost_message(stream, code)}")
+        return code or EXIT_ERROR
+    return code
+
+
+def _say(text: str) -> None:
+    """One line on stderr; nothing when stderr is gone too (a quiet exit, never a traceback)."""
+    try:
+        print(text, file=sys.stderr, flush=True)
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def _run(argv: list[str], jsonl: bool) -> int:
+    """Parse and run one command; every failure becomes its message and exit code."""
+    import os
+
+    from geofidelity_plugin.core import events
+
     _terminate_as_cancel()
     from geofidelity_plugin.core.parent_watch import watch_from_environment
 
@@ -99,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
     except (Cancelled, KeyboardInterrupt) as exc:
         text = f"cancelled: {exc}" if isinstance(exc, (Cancelled, Terminated)) else "interrupted"
         if not jsonl:  # with --events jsonl the error event carries it: a driver shows it once
-            print(text, file=sys.stderr)
+            _say(text)
         events.error("cancelled", text, EXIT_CANCELLED)
         return EXIT_CANCELLED
     except BrokenPipeError:  # stdout piped into `head`: the outputs were written before the summary
@@ -115,7 +143,7 @@ def main(argv: list[str] | None = None) -> int:
             raise
         message, foreseen = user_message(exc)
         if not jsonl:
-            print(f"error: {message}", file=sys.stderr)
+            _say(f"error: {message}")
         code = EXIT_ERROR if foreseen else EXIT_BUG
         events.error(events.error_kind(exc) if foreseen else "bug", message, code)
         return code

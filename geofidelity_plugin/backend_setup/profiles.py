@@ -12,7 +12,6 @@ evaluates them with :func:`marker_applies`.
 """
 from __future__ import annotations
 
-import json
 import re
 import sys
 from dataclasses import dataclass, field
@@ -83,11 +82,13 @@ def _project_file(name: str) -> Path | None:
 def _profiles_data() -> dict:
     from geofidelity_plugin.core.resources import resource
 
-    path = resource("backend", "profiles.json")
+    from geofidelity_plugin.core.documents import read_json  # stdlib only, like this module
+    from geofidelity_plugin.core.errors import InputError
+
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise SetupError(f"the profile list {path} cannot be read ({exc}) — reinstall the plugin") from None
+        return read_json(resource("backend", "profiles.json"), "the profile list", "reinstall the plugin")
+    except InputError as exc:
+        raise SetupError(str(exc)) from None
 
 
 def profile_names() -> list[str]:
@@ -229,9 +230,18 @@ def _load_pins(name: str, spec: dict) -> Profile:
     return profile
 
 
+#: what to do about a profile record that cannot be read
+RECORD_FIX = "run Set up backend… again (Settings › Options › GeoFidelity), or give an existing record"
+
+
 def read_profile_file(path: str | Path) -> dict:
-    """A profile record (``<venv>/geofidelity-backend.json``, written at the end of a setup)."""
-    record = json.loads(Path(path).read_text(encoding="utf-8"))
-    if not isinstance(record, dict) or not isinstance(record.get("requirements"), list):
-        raise ValueError("not a GeoFidelity profile record (no requirements list)")
+    """A profile record (``<venv>/geofidelity-backend.json``, written at the end of a setup); one
+    that cannot be read, or that is not a record, is an :class:`~geofidelity_plugin.core.errors.InputError`."""
+    from geofidelity_plugin.core.documents import read_json
+    from geofidelity_plugin.core.errors import InputError
+
+    record = read_json(path, "the profile record", RECORD_FIX)
+    if not isinstance(record.get("requirements"), list):
+        raise InputError(f"the profile record {path} is not a GeoFidelity profile record (it has no requirements "
+                         f"list) — {RECORD_FIX}")
     return record

@@ -41,6 +41,7 @@ PIP_NETWORK = ["--timeout", "60", "--retries", "3"]
 _PIP_SOURCES = ("PIP_FIND_LINKS", "PIP_EXTRA_INDEX_URL", "PIP_INDEX_URL", "PIP_NO_INDEX", "PIP_CONSTRAINT")
 
 
+from geofidelity_plugin.core import atomic
 from geofidelity_plugin.backend_setup.base_python import (MIN_PYTHON, default_base_python, find_base_python,
                                                           no_python_message)
 from geofidelity_plugin.backend_setup.pip_output import PipProgress, pip_failure  # noqa: F401 (public here too)
@@ -248,7 +249,7 @@ class BackendSetup(StepRunner):
 
     def _install(self) -> None:
         pins = self.venv / f"geofidelity-requirements-{self.profile.name}.txt"
-        pins.write_text("\n".join(self.requirement_lines()) + "\n", encoding="utf-8")
+        atomic.write_text(pins, "\n".join(self.requirement_lines()) + "\n")
         argv, env = self.pip_command(pins)
         self._progress(0.05, "resolving and downloading")
         self._log(f"installing the {self.profile.name} profile ({len(self.profile.requirements)} requirements, "
@@ -267,9 +268,7 @@ class BackendSetup(StepRunner):
                   "base_python": self.python, "system_site_packages": self.system_site_packages,
                   "geo_stack": self.geo_stack, "platform": platform_key(self.platform),
                   "geofidelity_version": backend_version()}
-        tmp = self.venv / (PROFILE_FILE + ".part")
-        tmp.write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
-        os.replace(tmp, self.venv / PROFILE_FILE)
+        atomic.write_text(self.venv / PROFILE_FILE, json.dumps(record, indent=2) + "\n")
 
     def _doctor(self) -> dict:
         argv = [str(venv_python(self.venv)), "-m", "geofidelity_plugin", "--events", "jsonl", "doctor", "--exit-zero"]

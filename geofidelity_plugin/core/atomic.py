@@ -1,7 +1,9 @@
 """Atomic file writes: a crash never leaves a half-written file that a later run trusts.
 
 Everything is written to a temporary sibling (same directory, so ``os.replace`` is atomic on
-POSIX) and renamed into place only once complete and flushed.
+POSIX) and renamed into place only once complete and flushed. Every rename and removal goes
+through :mod:`.state_files`: a target that is a link, a folder or a fifo is refused, never
+followed or replaced.
 """
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ import tempfile
 from pathlib import Path
 from typing import Iterator
 
+from . import state_files
 from .parent_watch import check_publish
 
 
@@ -20,9 +23,11 @@ from .parent_watch import check_publish
 def atomic_path(target: str | os.PathLike, suffix: str | None = None) -> Iterator[Path]:
     """Yield a temporary path next to ``target``; rename it onto ``target`` on success.
 
-    On any exception the temporary file is removed and ``target`` is left untouched.
+    On any exception the temporary file is removed and ``target`` is left untouched. A ``target``
+    that is a link (even to a file), a folder or a fifo is refused before anything is written.
     """
     target = Path(target)
+    state_files.check_target(target)
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=suffix or target.suffix or ".tmp",
                                dir=target.parent)
@@ -36,18 +41,17 @@ def atomic_path(target: str | os.PathLike, suffix: str | None = None) -> Iterato
         _fsync(tmp_path)
         check_complete(tmp_path, target)  # a writer that failed quietly (a full disk) never replaces a good file
         check_publish(target)  # not once the driver that waits for it is gone
-        os.replace(tmp_path, target)
+        state_files.replace(tmp_path, target)
     except OSError as exc:
         if _is_write_failure(exc, tmp_path, target):
             from .errors import OutputError, describe_os_error
 
-            raise OutputError(describe_os_error(exc, target)) from exc
+            raise OutputError(state_files.diagnose_os_error(exc, target) or describe_os_error(exc, target)) from exc
         raise
     finally:
         for leftover in (tmp_path, Path(str(tmp_path) + "-journal"), Path(str(tmp_path) + "-wal"),
                          Path(str(tmp_path) + "-shm")):
-            with contextlib.suppress(FileNotFoundError):
-                leftover.unlink()
+            state_files.discard_temporary(leftover)
 
 
 def _pdf_problem(path: Path) -> str | None:
@@ -159,6 +163,10 @@ def write_json(target: str | os.PathLike, obj) -> None:
     write_text(target, json.dumps(obj, indent=2, sort_keys=True, ensure_ascii=False, default=str) + "\n")
 
 
+#: the name of every staging folder (and nothing else) starts with this
+STAGING_PREFIX = ".geofidelity-partial-"
+
+
 class StagedFolder:
     """Outputs of one run, written into a hidden staging folder and published together.
 
@@ -167,6 +175,9 @@ class StagedFolder:
     writes the new manifest *last*: a folder whose manifest is missing is incomplete and is never
     trusted (``report`` refuses it). On failure the staging folder is deleted and the earlier
     outputs and manifest stay exactly as they were. Other files in the folder are never touched.
+    Before anything moves, every place a file moves to is checked (:mod:`.state_files`): one that
+    is a link, a folder or a fifo, or lies in a sub-folder that is a link, refuses the whole
+    publication, so nothing is published in part and nothing outside the folder is written.
     """
 
     def __init__(self, folder: Path, staging: Path):
@@ -186,11 +197,9 @@ class StagedFolder:
 @contextlib.contextmanager
 def staged_folder(folder: str | os.PathLike, manifest_name: str = "manifest.json") -> Iterator[StagedFolder]:
     """Yield a :class:`StagedFolder`; write the manifest to ``stage.path(manifest_name)``."""
-    import shutil
-
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=".geofidelity-partial-", dir=folder))
+    staging = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=folder))
     try:
         stage = StagedFolder(folder, staging)
         yield stage
@@ -198,24 +207,25 @@ def staged_folder(folder: str | os.PathLike, manifest_name: str = "manifest.json
         if not manifest.exists():
             raise OSError(f"the run wrote no manifest into {staging}")
         check_publish(folder)  # not once the driver that waits for it is gone
-        with contextlib.suppress(FileNotFoundError):
-            (folder / manifest_name).unlink()
         staged = sorted(p for p in staging.rglob("*") if p.is_file() and p != manifest)
+        for path in [*staged, manifest]:  # all checked before the first one moves
+            target = folder / path.relative_to(staging)
+            state_files.check_parents(target, folder)
+            state_files.check_target(target)
+        state_files.remove_owned(folder / manifest_name, what="the manifest")
         for path in staged:
             _fsync(path)
             target = folder / path.relative_to(staging)
             target.parent.mkdir(parents=True, exist_ok=True)
-            os.replace(path, target)
+            state_files.replace(path, target)
         _fsync(manifest)
         (folder / manifest_name).parent.mkdir(parents=True, exist_ok=True)  # a manifest in a sub-folder
-        os.replace(manifest, folder / manifest_name)
+        state_files.replace(manifest, folder / manifest_name, "the manifest")
     finally:
-        shutil.rmtree(staging, ignore_errors=True)
+        state_files.remove_tree(staging, STAGING_PREFIX)
 
 
 def remove_stale_staging(folder: str | os.PathLike) -> None:
     """Delete staging folders a killed run left behind (they are never read)."""
-    import shutil
-
-    for stale in Path(folder).glob(".geofidelity-partial-*"):
-        shutil.rmtree(stale, ignore_errors=True)
+    for stale in Path(folder).glob(STAGING_PREFIX + "*"):
+        state_files.remove_tree(stale, STAGING_PREFIX)

@@ -9,6 +9,12 @@ left after a grace period. Windows has no process-group signals: there each chil
 kill-on-close Job Object (:func:`job_for`), so a kill ends the whole tree and QGIS's exit,
 crash included, ends it too; SIGTERM is ``terminate`` of the leader.
 
+Elsewhere a *reaper* stands by each child (:class:`GroupChild`): a ``/bin/sh`` in a session of its own
+that waits on a pipe only this process holds. When this process ends in any way — SIGKILL of
+``qgis_process`` included, where no handler or ``atexit`` runs — the pipe closes and the reaper ends
+the child's whole group. The backend's own watch (core/parent_watch.py) does the same from inside,
+but only once the backend's code runs: a Python that hangs at start-up never gets there.
+
 Standard library only: the QGIS room and the setup room import it.
 """
 from __future__ import annotations
@@ -29,6 +35,8 @@ WINDOWS_NEW_GROUP = getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0x00000200)
 WINDOWS_NO_WINDOW = getattr(subprocess, "CREATE_NO_WINDOW", 0x08000000)
 #: SIGKILL where the platform has it (not on Windows)
 KILL = getattr(signal, "SIGKILL", signal.SIGTERM)
+#: seconds a child may take to be gone after SIGKILL before a stop stops waiting for it
+KILL_WAIT_S = 5.0
 
 
 def group_options() -> dict:
@@ -47,10 +55,80 @@ def start(argv: list[str], env: dict, *, stderr=subprocess.PIPE, text: bool = Fa
     env = {**env, PARENT_ENV: str(os.getpid())}  # the child ends when this process goes (parent_watch.py)
     if text:
         kwargs.update(text=True, encoding="utf-8", errors="replace", bufsize=1)
-    proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=stderr, env=env,
-                            **kwargs)
+    proc = GroupChild(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=stderr, env=env, **kwargs)
     proc.geofidelity_job = job_for(proc)  # None off Windows
+    proc.reaper = start_reaper(proc.pid)  # None on Windows (the job does it there)
     return proc
+
+
+#: what the reaper runs: wait for the pipe to close (this process has ended), then SIGTERM the
+#: child's group, and SIGKILL what is left after up to 2 s; "$0" is the group's id
+_REAPER_SCRIPT = ('read -r _; kill -TERM -"$0" 2>/dev/null || exit 0; i=0; '
+                  'while [ $i -lt 20 ] && kill -0 -"$0" 2>/dev/null; do sleep 0.1; i=$((i+1)); done; '
+                  'kill -KILL -"$0" 2>/dev/null; exit 0')
+
+
+class Reaper:
+    """The reaper process and the pipe end that keeps it waiting."""
+
+    def __init__(self, proc: subprocess.Popen, hold: int):
+        self.proc, self.hold = proc, hold
+
+    def release(self) -> None:
+        """The child is gone: end the reaper first (so that closing the pipe signals nothing)."""
+        if self.proc is None:
+            return
+        try:
+            self.proc.kill()
+            self.proc.wait(timeout=5)
+        except (OSError, subprocess.TimeoutExpired):
+            pass
+        try:
+            os.close(self.hold)
+        except OSError:
+            pass
+        self.proc = None
+
+
+def start_reaper(group: int, shell: str = "/bin/sh") -> Reaper | None:
+    """A reaper for the process group ``group``, or None where there is none to start (Windows,
+    no ``/bin/sh``): the child then runs as before, ended by its own parent watch."""
+    if sys.platform == "win32" or not os.path.exists(shell):
+        return None
+    wait_end, hold = os.pipe()  # not inheritable (PEP 446): no other child keeps the reaper waiting
+    try:
+        reaper = subprocess.Popen([shell, "-c", _REAPER_SCRIPT, str(group)], stdin=wait_end,
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, **group_options())
+    except OSError:
+        os.close(hold)
+        return None
+    finally:
+        os.close(wait_end)
+    return Reaper(reaper, hold)
+
+
+class GroupChild(subprocess.Popen):
+    """A child that leads its own group, with its reaper released once the child has been waited
+    for (a pid that has been reaped may be reused, and a stale reaper must not signal it)."""
+
+    reaper: Reaper | None = None
+    geofidelity_job = None
+
+    def _release(self) -> None:
+        if self.returncode is not None and self.reaper is not None:
+            self.reaper, reaper = None, self.reaper
+            reaper.release()
+
+    def poll(self):
+        code = super().poll()
+        self._release()
+        return code
+
+    def wait(self, timeout=None):
+        try:
+            return super().wait(timeout)
+        finally:
+            self._release()
 
 
 def signal_group(proc: subprocess.Popen, sig) -> None:
@@ -80,8 +158,10 @@ def kill_group(proc: subprocess.Popen) -> None:
 
 
 def stop_group(proc: subprocess.Popen, grace_s: float) -> float:
-    """SIGTERM the child's group, SIGKILL what is left after ``grace_s``, wait for the child;
-    returns the seconds until it was gone."""
+    """SIGTERM the child's group, SIGKILL what is left after ``grace_s``, wait for the child (at
+    most :data:`KILL_WAIT_S` more: a process stuck in the kernel — a network folder that does not
+    answer — outlives SIGKILL, and the caller must still get its answer); returns the seconds until
+    it was gone, or until the wait was given up (``proc.poll()`` is then still None)."""
     began = time.monotonic()
     if proc.poll() is None:
         signal_group(proc, signal.SIGTERM)
@@ -89,7 +169,10 @@ def stop_group(proc: subprocess.Popen, grace_s: float) -> float:
             proc.wait(timeout=grace_s)
         except subprocess.TimeoutExpired:
             signal_group(proc, KILL)
-            proc.wait()
+            try:
+                proc.wait(timeout=KILL_WAIT_S)
+            except subprocess.TimeoutExpired:
+                pass
     kill_group(proc)
     return time.monotonic() - began
 

@@ -4,17 +4,18 @@ whose blocks carry only a code ("FI") still gets prompts that read "Helsinki, Fi
 """
 from __future__ import annotations
 
-import csv
 from functools import lru_cache
 
 from .resources import resource
+from .tables import TableSchema, read_table
 
 
 @lru_cache(maxsize=1)
 def _table() -> tuple[dict[str, tuple[str, str]], dict[str, str]]:
     """code (alpha-2, alpha-3 or a listed alias, upper case) → (alpha-2, name); name → alpha-2."""
-    with open(resource("data", "country_names.csv"), encoding="utf-8", newline="") as fh:
-        rows = list(csv.DictReader(line for line in fh if not line.startswith("#")))
+    schema = TableSchema("country table", ("alpha_2", "alpha_3", "name", "alias_of"), key=("alpha_2",), comment="#",
+                         fix="the plugin's installation is damaged: install it again")
+    rows = read_table(resource("data", "country_names.csv"), schema).rows
     by_code: dict[str, tuple[str, str]] = {}
     for r in rows:
         if not r["alias_of"]:

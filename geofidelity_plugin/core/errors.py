@@ -9,6 +9,7 @@ raise a ``QgsProcessingException`` with the same text.
 from __future__ import annotations
 
 import errno
+import pickle
 import sqlite3
 
 
@@ -42,6 +43,8 @@ _OS_FIXES = {
     errno.EACCES: "permission denied — choose a folder you can write to, or fix its permissions",
     errno.EPERM: "operation not permitted — choose a folder you can write to, or fix its permissions",
     errno.EROFS: "read-only file system — choose an output folder on a writable disk",
+    errno.EIO: ("the disk reported an input/output error — check the disk (a failing drive, a removed USB disk, "
+                "a network share that went away), then run again"),
     errno.EISDIR: "this is a folder, a file was expected — give a file name",
     errno.ENOTDIR: "a part of this path is a file, not a folder — choose another path",
     errno.ENOENT: "no such file or folder — check the path",
@@ -97,7 +100,13 @@ def describe_missing_package(exc: ImportError) -> str:
 
 
 def user_message(exc: BaseException) -> tuple[str, bool]:
-    """The text a user sees for ``exc`` and whether it is a foreseen failure (``False``: a bug)."""
+    """The text a user sees for ``exc`` and whether it is a foreseen failure (``False``: a bug).
+    Printed through :func:`.secrets.scrub` (the CLI's streams, the protocol), which also takes out
+    a quoted library's advice to switch a protection off."""
+    return _describe(exc)
+
+
+def _describe(exc: BaseException) -> tuple[str, bool]:
     if isinstance(exc, GeoFidelityError):
         return str(exc), True
     if isinstance(exc, OSError):
@@ -109,5 +118,20 @@ def user_message(exc: BaseException) -> tuple[str, bool]:
         return _describe_sqlite_error(exc), True
     if isinstance(exc, ImportError):
         return describe_missing_package(exc), True
+    if isinstance(exc, pickle.UnpicklingError):  # torch's weights-only loader refused a pickle
+        return refused_pickle_message(exc), True
     return (f"unexpected error ({type(exc).__name__}: {exc}). This is a bug in GeoFidelity: run the "
             "command again with --debug for the details and report it."), False
+
+
+SAFE_WEIGHTS_FIX = ("use a folder with safetensors weights (model.safetensors) instead — for a hub model, its "
+                    "safetensors files; if the model is published only as a pickle, ask its publisher for safetensors")
+
+
+def refused_pickle_message(exc: BaseException) -> str:
+    """torch's weights-only loader refused a pickle (it names something beyond tensors)."""
+    first = next((line.strip() for line in str(exc).splitlines()
+                  if "GLOBAL" in line or "Unsupported" in line), "")
+    detail = f" ({first})" if first else ""
+    return (f"a model's weights file is a pickle that holds more than tensors{detail} — GeoFidelity does not "
+            f"load it, because loading such a file can run code: {SAFE_WEIGHTS_FIX}")

@@ -35,39 +35,126 @@ ERROR_KINDS = ("input", "output", "remote", "system", "memory", "cancelled", "bu
 
 
 class EventStream:
-    """Writes protocol lines to one text stream; safe to call from worker threads."""
+    """Writes protocol lines to one text stream; safe to call from worker threads.
 
-    def __init__(self, stream):
+    A line that cannot be written (the reader has gone: EPIPE; a descriptor not open for writing:
+    EBADF) does not stop the run — its files are still written atomically — but it is remembered
+    in ``lost``, and the command line ends with an ``error:`` and exit 2 instead of a success
+    nobody heard (backend/cli.py). Nothing more is tried on that stream."""
+
+    def __init__(self, stream, owns_fd: bool = False):
         self.stream = stream
         self.lock = threading.Lock()
         self.values: dict = {}
         self.outputs: list[dict] = []
+        self.written = 0
+        self.lost: str | None = None  # why the stream stopped taking lines
+        self.last_error: str | None = None  # the message of the run's error line, if it had one
+        self._owns_fd = owns_fd
 
     def emit(self, event: str, **fields) -> None:
         line = json.dumps({"event": event, **fields}, ensure_ascii=False, default=str)
         with self.lock:
+            if self.lost is not None:
+                return
             try:
                 self.stream.write(line + "\n")
                 self.stream.flush()
-            except (BrokenPipeError, OSError, ValueError):
-                pass  # the driver has gone: the run's files are still written atomically
+            except (OSError, ValueError) as exc:  # BrokenPipeError is an OSError
+                self._lose(exc)
+                return
+            self.written += 1
+
+    def _lose(self, exc: BaseException) -> None:
+        self.lost = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+        if not self._owns_fd:
+            return
+        try:  # the unwritten rest goes nowhere, so no flush at exit fails again with a traceback
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, self.stream.fileno())
+            os.close(devnull)
+        except (OSError, ValueError, AttributeError):
+            pass
 
 
 _ACTIVE: EventStream | None = None
+
+
+def claim_standard_streams() -> dict[str, str]:
+    """Put ``/dev/null`` on each standard descriptor (0, 1, 2) that is closed, so that no file the
+    run opens takes its number (a stray ``print`` or a C library's message would write into that
+    file), and say which of stdout and stderr cannot take text: ``{"stdout": "closed"}`` or
+    ``"not open for writing"``. A closed stderr becomes a quiet ``sys.stderr``."""
+    found: dict[str, str] = {}
+    for fd, name in ((0, "stdin"), (1, "stdout"), (2, "stderr")):
+        try:
+            os.fstat(fd)
+        except OSError:
+            try:
+                devnull = os.open(os.devnull, os.O_RDWR)
+                if devnull != fd:
+                    os.dup2(devnull, fd)
+                    os.close(devnull)
+            except OSError:
+                pass
+            found[name] = "closed"
+            continue
+        if name != "stdin" and not _writable(fd):
+            found[name] = "not open for writing"
+    if "stderr" in found:
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 — lives as long as the process
+    return found
+
+
+def _writable(fd: int) -> bool:
+    try:
+        import fcntl
+    except ImportError:  # Windows: a handle's mode is not asked; a failed write is caught instead
+        return True
+    try:
+        return (fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_ACCMODE) in (os.O_WRONLY, os.O_RDWR)
+    except OSError:
+        return False
+
+
+def closed_stdout_message(state: str, jsonl: bool) -> str:
+    """What to say when standard output is ``state`` ("closed", "not open for writing") at start."""
+    if jsonl:
+        return (f"--events jsonl writes the run's events to standard output, which is {state}, so nobody would "
+                "hear how the run ends — give it an open standard output (the pipe its driver reads, or a file: "
+                "> events.jsonl)")
+    return (f"standard output is {state}, so what the command reports would be lost — run it with standard output "
+            "open (> report.txt keeps it; > /dev/null discards it on purpose)")
+
+
+def lost_message(stream: EventStream, code: int) -> str:
+    """The ``error:`` line of a run whose events stopped reaching standard output."""
+    if not code:
+        outcome = "the run itself finished, and its files are complete"
+    else:
+        outcome = f"the run itself ended with exit {code}" + (f": {stream.last_error}" if stream.last_error else "")
+    return (f"the run's events could not be written to standard output after {stream.written} line(s) "
+            f"({stream.lost}: its reader has gone, or it is not open for writing); {outcome} — keep standard "
+            "output open and read it until the run ends (a driver that no longer wants the run stops it with "
+            "SIGTERM)")
 
 
 def activate_jsonl() -> EventStream:
     """Keep the real stdout for protocol lines only, and send file descriptor 1 (stray ``print``,
     C libraries, progress bars) to stderr."""
     global _ACTIVE
-    sys.stdout.flush()
+    if sys.stdout is not None:
+        try:
+            sys.stdout.flush()
+        except (OSError, ValueError):
+            pass
     events_fd = os.dup(1)
     os.dup2(2, 1)
     from .secrets import ScrubbingStream, known_secrets
 
     # protocol lines carry messages a driver shows: no secret in them either (core/secrets.py)
     stream = ScrubbingStream(os.fdopen(events_fd, "w", encoding="utf-8", buffering=1), known_secrets())
-    _ACTIVE = EventStream(stream)
+    _ACTIVE = EventStream(stream, owns_fd=True)
     return _ACTIVE
 
 
@@ -149,6 +236,8 @@ def split_fix(message: str) -> str | None:
 
 
 def error(kind: str, message: str, exit_code: int) -> None:
+    if _ACTIVE is not None:
+        _ACTIVE.last_error = message
     emit("error", kind=kind, message=message, fix=split_fix(message), exit_code=exit_code)
 
 

@@ -13,15 +13,23 @@ The backend is a plain Python process, so it gets the same two things another wa
   missing), ``off`` (certifi's bundle, as plain ``requests`` does).
 
 A proxy's ``user:password@`` is a secret: :func:`scrub` removes it from any text before it is
-shown. Standard library only (``truststore`` is imported when asked for); no qgis.
+shown. Every wait on a server has a stated limit: :data:`ENDPOINTS` gives each service its
+connect and read limits (:func:`wait_limits`, :func:`timeout_message`), and a server's
+``Retry-After`` is obeyed up to ``GEOFIDELITY_RETRY_AFTER_MAX`` (default 300 s); above it the run
+stops with a message (``GEOFIDELITY_RETRY_AFTER_OVER=stop``, the default) or waits the cap
+(``=wait``) — :func:`retry_after_seconds`, :func:`retry_wait`. Standard library only (``truststore`` is imported when asked for); no qgis.
 """
 from __future__ import annotations
 
+import email.utils
 import importlib.util
 import os
 import sys
+import time
+from dataclasses import dataclass
 from urllib.parse import unquote, urlsplit
 
+from .errors import RemoteServiceError
 from .secrets import scrub  # noqa: F401 (the network's messages use it; public here too)
 
 TRUSTSTORE_VARIABLE = "GEOFIDELITY_TRUSTSTORE"
@@ -140,3 +148,138 @@ def prepare_and_report() -> None:
             events.emit("warning", message=message)
         else:
             print(f"warning: {message}", file=sys.stderr)
+
+
+# -- waits: how long each remote service is given, in one table ------------------------------
+# A server that accepts the connection and then says nothing must never hold a run: every
+# request has a connect and a read limit from this table, and the message when one is hit names
+# the limit and how to change it. A server's ``Retry-After`` is obeyed up to a stated cap.
+
+@dataclass(frozen=True)
+class Endpoint:
+    """How long GeoFidelity waits for one remote service: ``connect_s`` to open a connection,
+    ``read_s`` for each part of an answer (the longest silence), and how a user changes it."""
+
+    label: str
+    connect_s: float
+    read_s: float
+    setting: str
+
+
+HUB_TIMEOUT_VARIABLE = "GEOFIDELITY_HUB_TIMEOUT"
+OVERPASS_TIMEOUT_VARIABLE = "GEOFIDELITY_OVERPASS_TIMEOUT"
+_MAPILLARY_SETTING = "--timeout SECONDS (in QGIS: the seconds to wait for an answer)"
+
+#: every endpoint the backend reaches; a variable named in ``setting`` overrides ``read_s``
+ENDPOINTS: dict[str, Endpoint] = {
+    "hub": Endpoint("the model hub", 10.0, 30.0, f"{HUB_TIMEOUT_VARIABLE}=SECONDS"),
+    "mapillary": Endpoint("the Mapillary API", 10.0, 30.0, _MAPILLARY_SETTING),
+    "mapillary-images": Endpoint("Mapillary's image server", 10.0, 30.0, _MAPILLARY_SETTING),
+    # the query's own time limit (180 s) plus 30 s: Overpass says nothing while a query runs
+    "overpass": Endpoint("the Overpass API", 15.0, 210.0, f"{OVERPASS_TIMEOUT_VARIABLE}=SECONDS"),
+}
+_VARIABLES = {"hub": HUB_TIMEOUT_VARIABLE, "overpass": OVERPASS_TIMEOUT_VARIABLE}
+
+
+def wait_limits(service: str, read_s: float | None = None, environ=None) -> tuple[float, float]:
+    """``(connect, read)`` seconds for ``service``: its variable when set (a positive number),
+    else ``read_s`` when the caller has its own option, else the table's. The connect limit is
+    never longer than the read limit."""
+    environ = os.environ if environ is None else environ
+    endpoint = ENDPOINTS[service]
+    variable = _VARIABLES.get(service)
+    raw = (environ.get(variable) or "").strip() if variable else ""
+    if raw:
+        try:
+            read_s = float(raw)
+        except ValueError:
+            read_s = -1.0
+        if not (0 < read_s < float("inf")):
+            from .errors import InputError
+
+            raise InputError(f"{variable}={raw!r} is not a number of seconds — set it to a positive number "
+                             f"(the default is {endpoint.read_s:g}) or unset it")
+    read = float(read_s) if read_s is not None else endpoint.read_s
+    return min(endpoint.connect_s, read), read
+
+
+def timeout_message(service: str, where: str, seconds: float, doing: str = "", connect: bool = False) -> str:
+    """What a user reads when ``service`` at ``where`` stayed silent for ``seconds``."""
+    endpoint = ENDPOINTS[service]
+    what = "could not be connected to" if connect else "did not answer"
+    return (f"{endpoint.label} at {where} {what} within {seconds:g} s{doing} — check the network and any proxy "
+            f"(HTTPS_PROXY), try again later, or allow it longer with {endpoint.setting}")
+
+
+RETRY_AFTER_MAX_VARIABLE = "GEOFIDELITY_RETRY_AFTER_MAX"
+RETRY_AFTER_OVER_VARIABLE = "GEOFIDELITY_RETRY_AFTER_OVER"
+#: the longest wait a server's ``Retry-After`` (or rate-limit reset) gets, in seconds
+RETRY_AFTER_MAX_S = 300.0
+#: what happens when a server asks for more: ``stop`` (default: say so at once) or ``wait`` (the cap)
+RETRY_AFTER_CHOICES = ("stop", "wait")
+
+
+class WaitTooLong(RemoteServiceError):
+    """A server asked to be left alone for longer than GeoFidelity waits (``Retry-After``)."""
+
+
+def retry_after_seconds(header: str | None, now: float | None = None) -> float | None:
+    """``Retry-After`` as seconds from now: delta-seconds or an HTTP date (RFC 9110 §10.2.3), a
+    date in the past being 0; ``None`` when absent or unreadable. Not capped: :func:`retry_wait`
+    applies the cap, so that its message can name what the server asked for."""
+    if not header:
+        return None
+    text = str(header).strip()
+    try:
+        seconds = float(text)
+    except ValueError:
+        try:
+            stamp = email.utils.parsedate_to_datetime(text).timestamp()
+        except (TypeError, ValueError, IndexError, OverflowError):
+            return None
+        seconds = stamp - (time.time() if now is None else now)
+    if seconds != seconds:  # NaN
+        return None
+    return max(seconds, 0.0)
+
+
+def retry_after_policy(environ=None) -> tuple[float, str]:
+    """The cap on a server's demanded wait and what happens above it, from
+    ``GEOFIDELITY_RETRY_AFTER_MAX`` (seconds) and ``GEOFIDELITY_RETRY_AFTER_OVER`` (stop | wait)."""
+    from .errors import InputError
+
+    environ = os.environ if environ is None else environ
+    raw = (environ.get(RETRY_AFTER_MAX_VARIABLE) or "").strip()
+    cap = RETRY_AFTER_MAX_S
+    if raw:
+        try:
+            cap = float(raw)
+        except ValueError:
+            cap = -1.0
+        if not 0 <= cap < float("inf"):
+            raise InputError(f"{RETRY_AFTER_MAX_VARIABLE}={raw!r} is not a number of seconds — set it to a "
+                             f"non-negative number (the default is {RETRY_AFTER_MAX_S:g}) or unset it")
+    over = (environ.get(RETRY_AFTER_OVER_VARIABLE) or "stop").strip().lower()
+    if over not in RETRY_AFTER_CHOICES:
+        raise InputError(f"{RETRY_AFTER_OVER_VARIABLE}={over!r} is not one of {', '.join(RETRY_AFTER_CHOICES)} — "
+                         "stop: end the run with a message when a server asks for a longer wait than "
+                         f"{RETRY_AFTER_MAX_VARIABLE}; wait: wait that long, then try again")
+    return cap, over
+
+
+def retry_wait(demanded: float | None, service: str, where: str, environ=None) -> float | None:
+    """The wait before a retry that a server asked for with ``Retry-After`` (``demanded``
+    seconds): as asked up to the cap; above it, :class:`WaitTooLong` (``stop``) or the cap
+    (``wait``). ``None`` when the server asked nothing (the caller's back-off applies)."""
+    if demanded is None:
+        return None
+    cap, over = retry_after_policy(environ)
+    if demanded <= cap:
+        return demanded
+    if over == "wait":
+        return cap
+    asked = f"{demanded:.0f} s" + (f" ({demanded / 3600:.1f} h)" if demanded >= 3600 else "")
+    raise WaitTooLong(f"{ENDPOINTS[service].label} at {where} asks to wait {asked} before the next request "
+                      f"(Retry-After), longer than the {cap:g} s GeoFidelity waits — run again later, or set "
+                      f"{RETRY_AFTER_OVER_VARIABLE}=wait (wait {cap:g} s, then try again) or raise "
+                      f"{RETRY_AFTER_MAX_VARIABLE}")

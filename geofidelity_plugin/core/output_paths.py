@@ -31,9 +31,11 @@ def _probe_folder(folder: Path, target: Path, what: str, min_free: int) -> None:
         raise OutputError(f"cannot write the {what} {target}: {folder} is a file, not a folder — "
                           "choose another location")
     try:
+        from .state_files import discard_temporary
+
         fd, probe = tempfile.mkstemp(prefix=".geofidelity-write-test-", dir=folder)
         os.close(fd)
-        os.unlink(probe)
+        discard_temporary(probe)
     except OSError as exc:
         from .errors import describe_os_error
 
@@ -71,6 +73,16 @@ def _check_loop(target: Path, what: str) -> None:
         if exc.errno == 40:  # ELOOP
             raise OutputError(f"the {what} {target} goes through a symbolic link loop — choose another "
                               "path") from None
+
+
+def _check_kind(target: Path, what: str) -> None:
+    """A link or a fifo where the output goes is refused before the work: the writers never
+    write through one (:mod:`.state_files`), so the run would fail at its end."""
+    from .state_files import kind_message, path_kind
+
+    kind = path_kind(target)
+    if kind not in (None, "file", "folder"):
+        raise OutputError(kind_message(target, kind, f"the {what}"))
 
 
 def _check_text(target: Path, what: str) -> None:
@@ -179,6 +191,7 @@ def check_output_file(path, what: str = "output file", min_free: int = MIN_FREE_
     _check_loop(target, what)
     check_not_an_input(target, what, inputs or {})
     check_not_other_data(target, what, writes)
+    _check_kind(target, what)
     _check_name(target, what)
     if target.is_dir():
         raise OutputError(f"the {what} {target} is a folder — give a file name inside it, "
@@ -196,5 +209,8 @@ def check_output_folder(path, what: str = "output folder", min_free: int = MIN_F
     _check_loop(target, what)
     if target.exists() and not target.is_dir():
         raise OutputError(f"the {what} {target} is a file — give a folder (it is created if missing)")
+    from .locations import FOLDER, check_location  # a dangling link, a path under a file, a read-only disk
+
+    check_location(target, FOLDER, what=what, writable=True, must_exist=False, error=OutputError)
     _probe_folder(_existing_ancestor(target), target, what, min_free)
     return target

@@ -4,31 +4,23 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from .errors import InputError
+from .locations import FOLDER, check_location
+
+
+def cache_location() -> tuple[Path, str]:
+    """The cache folder as configured, and the setting it comes from (unchecked: ``doctor``
+    reports what is wrong with it, :func:`cache_dir` refuses it)."""
+    if os.environ.get("GEOFIDELITY_CACHE_DIR"):
+        return Path(os.environ["GEOFIDELITY_CACHE_DIR"]).expanduser(), "GEOFIDELITY_CACHE_DIR"
+    if os.environ.get("XDG_CACHE_HOME"):
+        return Path(os.environ["XDG_CACHE_HOME"]) / "geofidelity", "XDG_CACHE_HOME"
+    return Path(os.path.expanduser("~/.cache")) / "geofidelity", "HOME"
 
 
 def cache_dir() -> Path:
-    """The cache folder, created if missing; a setting that points somewhere unusable is an
-    error naming the variable to change."""
-    if os.environ.get("GEOFIDELITY_CACHE_DIR"):
-        base, source = os.environ["GEOFIDELITY_CACHE_DIR"], "GEOFIDELITY_CACHE_DIR"
-    elif os.environ.get("XDG_CACHE_HOME"):
-        base, source = os.path.join(os.environ["XDG_CACHE_HOME"], "geofidelity"), "XDG_CACHE_HOME"
-    else:
-        base, source = os.path.join(os.path.expanduser("~/.cache"), "geofidelity"), "HOME"
-    path = Path(base)
-    if path.exists() and not path.is_dir():
-        raise InputError(f"the cache folder {path} (from {source}) is a file, not a folder — point "
-                         "GEOFIDELITY_CACHE_DIR at a folder")
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        from .errors import describe_os_error
-
-        raise InputError(f"the cache folder {path} (from {source}) cannot be used: "
-                         f"{describe_os_error(exc, path).split(': ', 1)[1]} — point GEOFIDELITY_CACHE_DIR "
-                         "at a writable folder") from None
-    if not os.access(path, os.W_OK | os.X_OK):
-        raise InputError(f"the cache folder {path} (from {source}) is not writable — point "
-                         "GEOFIDELITY_CACHE_DIR at a writable folder")
-    return path
+    """The cache folder, created if missing; a setting that points somewhere unusable (a file,
+    a dangling link, a path under a file, a read-only folder) is an error naming the variable to
+    change (the one check of a configured location, :mod:`.locations`)."""
+    path, source = cache_location()
+    return check_location(path, FOLDER, what="cache folder", setting=source, writable=True, create=True,
+                          fix="point GEOFIDELITY_CACHE_DIR at a writable folder")

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Iterable
 
 from .errors import InputError
+from .input_text import decode, read_bytes
 
 #: how the user knows the option, on the command line and in QGIS
 LABEL = "--only-segments; in QGIS \"Only these roads\""
@@ -29,14 +30,10 @@ def parse_only_segments(text) -> frozenset[str] | None:
             return None
         if raw.startswith("@"):
             path = Path(raw[1:]).expanduser()
-            try:
-                lines = path.read_text(encoding="utf-8").splitlines()
-            except FileNotFoundError:
-                raise InputError(f"the list of segment ids {path} ({LABEL}) does not exist — give a text file "
-                                 "with one segment_id per line") from None
-            except (OSError, UnicodeDecodeError) as exc:
-                raise InputError(f"cannot read the list of segment ids {path} ({LABEL}): {exc} — give a UTF-8 "
-                                 "text file with one segment_id per line") from None
+            what, fix = f"list of segment ids ({LABEL})", "give a UTF-8 text file with one segment_id per line"
+            if not path.exists() and not path.is_symlink():
+                raise InputError(f"the list of segment ids {path} ({LABEL}) does not exist — {fix}")
+            lines = decode(path, read_bytes(path, what, fix), what, fix).text.splitlines()
             ids = [line.strip() for line in lines if not line.lstrip().startswith("#")]
         else:
             ids = [part.strip() for part in raw.split(",")]

@@ -4,29 +4,35 @@ runs GRASS or WhiteboxTools.
 
 The backend runs in its own process group: a crash, an out-of-memory kill or a hung model load
 ends that process, never QGIS. Its protocol lines (docs/backend-protocol.md) drive the progress
-bar and the log; its last line is the result or the error the algorithm reports. Cancel stops
+bar and the log; its result or its error is what the algorithm reports. Cancel stops
 the whole group: SIGTERM, then SIGKILL after a grace period (the backend writes every file
 atomically, so a stop at any moment leaves nothing a later run trusts).
+
+The plugin never loses the backend's last word: stdout and stderr are read at once, the log with
+a bounded tail (core/child_streams.py), so a flood of warnings never hides the result; an
+``error`` line fails the run whatever follows it; a backend that has not said hello within
+:data:`HELLO_TIMEOUT_S` is stopped with a message; and no backend outlives QGIS or
+``qgis_process``, killed or not (core/child_process.py's reaper). Every wait here has a limit.
 
 Imports only qgis, the standard library and the stdlib-only protocol and network modules.
 """
 from __future__ import annotations
 
 import json
+import math
 import os
-import queue
-import signal
 import subprocess
-import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from qgis.core import QgsProcessingException
 
-from geofidelity_plugin.core import child_process
+from geofidelity_plugin.core import child_process, child_streams
 from geofidelity_plugin.core.network import proxy_secrets, scrub
 from geofidelity_plugin.qgis_side import backend_settings, network_settings
+from geofidelity_plugin.qgis_side.backend_lines import (SETTINGS_HINT, check_protocol, crash_message, parse,
+                                                       relay)
 
 #: seconds between SIGTERM and SIGKILL on cancel; the whole stop stays under 2 s
 TERMINATE_GRACE_S = 1.0
@@ -38,9 +44,6 @@ ORPHAN_GRACE_S = 2.0
 #: QGIS's own geo-library settings: a backend with its own PROJ/GDAL must not inherit them
 _QGIS_ONLY_VARIABLES = ("PYTHONHOME", "PYTHONPATH", "PYTHONSTARTUP", "PROJ_LIB", "PROJ_DATA", "GDAL_DATA",
                         "GDAL_DRIVER_PATH", "GDAL_PLUGINS")
-SETTINGS_HINT = ("set the backend in Settings › Options › GeoFidelity (Test backend shows what is wrong; "
-                 "Set up backend… creates one)")
-_TAIL = 30  # stderr lines kept for a crash message
 #: seconds a started backend has to say hello (GEOFIDELITY_BACKEND_HELLO_TIMEOUT_S overrides): a
 #: Python that hangs at start-up (a site customisation, an unreachable network folder) is a message
 HELLO_TIMEOUT_S = 120.0
@@ -125,23 +128,10 @@ def _start(argv: list[str], env: dict) -> subprocess.Popen:
                                      f"{SETTINGS_HINT}") from None
 
 
-def _pump(stream, tag: str, sink: queue.Queue) -> None:
-    for raw in iter(stream.readline, b""):
-        sink.put((tag, raw.decode("utf-8", errors="replace").rstrip("\r\n")))
-    sink.put((tag, None))
-
-
 def stop_process_group(proc: subprocess.Popen, grace_s: float = TERMINATE_GRACE_S) -> float:
     """SIGTERM the backend's process group, SIGKILL what is left after ``grace_s``; returns the
     seconds until the backend was gone."""
     return child_process.stop_group(proc, grace_s)
-
-
-def _signal_name(code: int) -> str:
-    try:
-        return signal.Signals(-code).name
-    except ValueError:
-        return f"signal {-code}"
 
 
 def run_backend(command: str, args: list[str], feedback=None, *, env: dict | None = None,
@@ -150,220 +140,192 @@ def run_backend(command: str, args: list[str], feedback=None, *, env: dict | Non
 
     Raises ``QgsProcessingException`` with the backend's own message on a failure, a crash, a
     protocol mismatch, garbage on stdout or a cancel — never a traceback."""
-    events = protocol()
     argv = backend_command(command, args, python)
     if feedback is not None:
         feedback.pushDebugInfo("GeoFidelity backend: " + " ".join(_quote(a) for a in argv))
     child_env = backend_environment(env)
-    secrets = proxy_secrets(child_env)  # a proxy password reaches the child, never a message or the log
+    hello_limit, hello_note = _hello_timeout()
+    if hello_note and feedback is not None:
+        feedback.pushWarning(hello_note)
     proc = _start(argv, child_env)
     LAST_RUN.clear()
     LAST_RUN.update(pid=proc.pid, command=command)
-    lines: queue.Queue = queue.Queue()
-    readers = [threading.Thread(target=_pump, args=(proc.stdout, "out", lines), daemon=True),
-               threading.Thread(target=_pump, args=(proc.stderr, "err", lines), daemon=True)]
-    for reader in readers:
-        reader.start()
-    run = BackendRun(pid=proc.pid)
-    final: dict | None = None
-    garbage: list[str] = []
-    stderr_tail: list[str] = []
-    open_streams = 2
-    refused: str | None = None
-    cancelled = False
-    final_at: float | None = None
-    stopped_after_final = False
-    exited_at: float | None = None
-    started_at, hello_limit, silent = time.monotonic(), _hello_timeout(), False
+    # a proxy password reaches the child, never a message or the log
+    session = _Session(proc, feedback, proxy_secrets(child_env), hello_limit)
     try:
-        while open_streams:
-            if not run.hello and not silent and time.monotonic() - started_at > hello_limit:
-                silent = True
-                stop_process_group(proc)
-                continue
-            if exited_at is None and proc.poll() is not None:
-                exited_at = time.monotonic()
-            elif exited_at is not None and time.monotonic() - exited_at > ORPHAN_GRACE_S:
-                child_process.kill_group(proc)  # the backend is gone; a child of it still holds the pipes
-                if time.monotonic() - exited_at > ORPHAN_GRACE_S + 1.0:
-                    break  # a child outside its group: stop listening, the answer is in
-            if final_at is not None and time.monotonic() - final_at > EXIT_GRACE_S:
-                # it has said its last word but does not exit (a library thread stuck at exit,
-                # or a child process that keeps the pipes open): stop the group once
-                final_at = None
-                stopped_after_final = proc.poll() is None
-                stop_process_group(proc)
-            if feedback is not None and feedback.isCanceled() and not cancelled:
-                cancelled = True
-                run.cancel_seconds = stop_process_group(proc)
-                LAST_RUN["cancel_seconds"] = run.cancel_seconds
-                continue
-            try:
-                tag, line = lines.get(timeout=0.05)
-            except queue.Empty:
-                continue
-            if line is None:
-                open_streams -= 1
-                continue
-            if tag == "err":
-                line = scrub(line, secrets)
-                stderr_tail = (stderr_tail + [line])[-_TAIL:]
-                if feedback is not None and line.strip():
-                    feedback.pushConsoleInfo(line)
-                continue
-            event = _well_typed(_parse(line))
-            if event is None:
-                line = scrub(line, secrets)
-                garbage.append(line)
-                if feedback is not None:
-                    feedback.pushConsoleInfo(line)
-                continue
-            if isinstance(event.get("message"), str):  # what a user reads; paths and values stay exact
-                event["message"] = scrub(event["message"], secrets)
-            kind = event.get("event")
-            if kind == "hello":
-                run.hello = event
-                refused = _check_protocol(event, events)
-                if refused:
-                    stop_process_group(proc)
-            elif kind in ("result", "error"):
-                final = event
-                final_at = time.monotonic()
-            elif feedback is not None:
-                _relay(event, feedback, run)
+        session.listen()
     finally:
-        if proc.poll() is None and (cancelled or refused or silent or final is None):
-            stop_process_group(proc)
-        code = proc.wait()
-        child_process.kill_group(proc)
-        for reader in readers:
-            reader.join(timeout=1)
-        for stream in (proc.stdout, proc.stderr):
-            try:
-                stream.close()
-            except OSError:
-                pass
+        code = session.finish()
     LAST_RUN["returncode"] = code
-    if cancelled:
-        raise QgsProcessingException(
-            f"cancelled — the GeoFidelity backend was stopped in {run.cancel_seconds:.2f} s; files written so far "
-            "are complete and a re-run resumes from the caches")
-    if refused:
-        raise QgsProcessingException(refused)
-    if silent:
-        raise QgsProcessingException(
-            f"the GeoFidelity backend ({argv[0]}) did not introduce itself within {hello_limit:g} s and was stopped "
-            "(a Python that hangs at start-up: a site customisation, a network folder that does not answer?) — run "
-            f"Test backend in Settings › Options › GeoFidelity to see it start ({HELLO_TIMEOUT_VARIABLE} sets the wait)")
-    if final is not None and final.get("event") == "error":
-        raise QgsProcessingException(final.get("message") or "the GeoFidelity backend failed without a message")
-    if final is not None and final.get("event") == "result" and not run.hello:
-        raise QgsProcessingException(
-            "the GeoFidelity backend answered without introducing itself (no hello line), so its protocol version "
-            f"is unknown — check that the configured executable runs GeoFidelity's own backend; {SETTINGS_HINT}")
-    if final is not None and final.get("event") == "result" and (code == 0 or stopped_after_final):
-        run.values = dict(final.get("values") or {})
-        run.outputs = list(final.get("outputs") or [])
-        return run
-    raise QgsProcessingException(_crash_message(code, run, garbage, stderr_tail))
+    return session.verdict(argv[0], code)
+
+
+class _Session:
+    """One backend run as the plugin hears it: stdout and stderr read at once (core/child_streams.py),
+    the time limits, and what the run's answer is. An ``error`` line is the answer whatever follows
+    it (a ``result`` after it included): a failure is never shown as a success."""
+
+    def __init__(self, proc: subprocess.Popen, feedback, secrets, hello_limit: float):
+        self.proc, self.feedback, self.secrets, self.hello_limit = proc, feedback, secrets, hello_limit
+        self.streams = child_streams.ChildStreams(proc)
+        self.run = BackendRun(pid=proc.pid)
+        self.result: dict | None = None
+        self.error: dict | None = None  # the first error line
+        self.garbage: list[str] = []
+        self.refused: str | None = None
+        self.cancelled = self.silent = self.stopped_after_final = self.mute = False
+        self.started_at = time.monotonic()
+        self.final_at: float | None = None
+        self.exited_at: float | None = None
+
+    def listen(self) -> None:
+        while not self.streams.drained():
+            for tag, line in self.streams.take(timeout=0.05):
+                self._line(tag, line)
+            if self._watch(time.monotonic()):
+                for tag, line in self.streams.take(timeout=0, most=10 ** 9):
+                    self._line(tag, line)
+                break
+        self.mute = self.streams.ended() and self.proc.poll() is None  # closed its pipes, runs on
+        if self.streams.left_out and self.feedback is not None:
+            self.feedback.pushInfo(f"{self.streams.left_out} lines of the backend's log were left out (it wrote them "
+                                   "faster than the log shows them); a failure's message quotes its last lines")
+
+    def _watch(self, now: float) -> bool:
+        """The time limits; True when listening should stop although the pipes are still open."""
+        proc = self.proc
+        if not self.run.hello and not self.silent and not self.refused and now - self.started_at > self.hello_limit:
+            self.silent = True
+            stop_process_group(proc)
+        if self.exited_at is None and proc.poll() is not None:
+            self.exited_at = now
+        elif self.exited_at is not None and not self.streams.ended() and now - self.exited_at > ORPHAN_GRACE_S:
+            child_process.kill_group(proc)  # the backend is gone; a child of it still holds the pipes
+            if now - self.exited_at > ORPHAN_GRACE_S + 1.0:
+                return True  # a child outside its group: take what has come, the answer is in
+        if self.final_at is not None and now - self.final_at > EXIT_GRACE_S:
+            # it has said its last word but does not exit (a library thread stuck at exit,
+            # or a child process that keeps the pipes open): stop the group once
+            self.final_at = None
+            self.stopped_after_final = proc.poll() is None
+            stop_process_group(proc)
+        if self.feedback is not None and self.feedback.isCanceled() and not self.cancelled:
+            self.cancelled = True
+            self.run.cancel_seconds = stop_process_group(proc)
+            LAST_RUN["cancel_seconds"] = self.run.cancel_seconds
+        return False
+
+    def _line(self, tag: str, line: str) -> None:
+        feedback = self.feedback
+        if tag == "err":
+            if feedback is not None and line.strip():
+                feedback.pushConsoleInfo(scrub(line, self.secrets))
+            return
+        event = parse(line)
+        if event is None:
+            line = scrub(line, self.secrets)
+            if len(self.garbage) < 5:
+                self.garbage.append(line[:500])
+            if feedback is not None:
+                feedback.pushConsoleInfo(line)
+            return
+        if isinstance(event.get("message"), str):  # what a user reads; paths and values stay exact
+            event["message"] = scrub(event["message"], self.secrets)
+        kind = event.get("event")
+        if kind == "hello":
+            self.run.hello = event
+            self.refused = check_protocol(event, protocol())
+            if self.refused:
+                stop_process_group(self.proc)
+        elif kind in ("result", "error"):
+            if kind == "result":
+                self.result = event
+            elif self.error is None:
+                self.error = event
+            self.final_at = time.monotonic()
+        elif feedback is not None:
+            relay(event, feedback, self.run)
+
+    def finish(self) -> int | None:
+        """Make sure the backend and its group are gone; its exit code (None: it outlived SIGKILL)."""
+        proc = self.proc
+        if proc.poll() is None:
+            answered = self.result is not None or self.error is not None
+            if answered and not (self.cancelled or self.refused or self.silent):
+                try:
+                    proc.wait(timeout=EXIT_GRACE_S)
+                except subprocess.TimeoutExpired:
+                    self.stopped_after_final = True
+            if proc.poll() is None:
+                stop_process_group(proc)
+        try:
+            code = proc.wait(timeout=child_process.KILL_WAIT_S)
+        except subprocess.TimeoutExpired:
+            code = None
+        child_process.kill_group(proc)
+        self.streams.join(timeout=1)
+        return code
+
+    def verdict(self, executable: str, code: int | None) -> BackendRun:
+        run = self.run
+        if self.cancelled:
+            raise QgsProcessingException(
+                f"cancelled — the GeoFidelity backend was stopped in {run.cancel_seconds:.2f} s; files written so "
+                "far are complete and a re-run resumes from the caches")
+        if self.refused:
+            raise QgsProcessingException(self.refused)
+        if self.silent:
+            raise QgsProcessingException(
+                f"the GeoFidelity backend ({executable}) did not introduce itself within {self.hello_limit:g} s and "
+                "was stopped (a Python that hangs at start-up: a site customisation, a network folder that does not "
+                "answer?) — run Test backend in Settings › Options › GeoFidelity to see it start "
+                f"({HELLO_TIMEOUT_VARIABLE} sets the wait)")
+        if self.error is not None:
+            raise QgsProcessingException(self.error.get("message") or self._said(
+                "the GeoFidelity backend failed without a message", "run it again with GEOFIDELITY_DEBUG=1"))
+        if code is None:
+            raise QgsProcessingException(self._said(
+                f"the GeoFidelity backend (pid {run.pid}) did not end even after SIGKILL — it is stuck in the "
+                "system (a network folder or a device that does not answer?)", "end it with your system's task "
+                "manager once that folder answers, then run again"))
+        if self.result is not None and not run.hello:
+            raise QgsProcessingException(
+                "the GeoFidelity backend answered without introducing itself (no hello line), so its protocol "
+                f"version is unknown — check that the configured executable runs GeoFidelity's own backend; "
+                f"{SETTINGS_HINT}")
+        if self.result is not None and (code == 0 or self.stopped_after_final):
+            run.values = dict(self.result.get("values") or {})
+            run.outputs = list(self.result.get("outputs") or [])
+            return run
+        if self.mute:
+            raise QgsProcessingException(self._said(
+                "the GeoFidelity backend closed its output and the log but went on running, so it was stopped "
+                f"({'no answer' if run.hello else 'it never introduced itself'})", SETTINGS_HINT))
+        raise QgsProcessingException(crash_message(code, run, self.garbage, self._tail()))
+
+    def _tail(self) -> list[str]:
+        return [scrub(line, self.secrets) for line in self.streams.tail.lines()]
+
+    def _said(self, problem: str, fix: str) -> str:
+        last = [line.strip()[:200] for line in self._tail() if line.strip()][-3:]
+        return problem + (". Its last words: " + " | ".join(last) if last else "") + f" — {fix}"
 
 
 def _quote(arg: str) -> str:
     return arg if arg and all(c.isalnum() or c in "-_./:=@,+" for c in arg) else json.dumps(arg)
 
 
-def _parse(line: str) -> dict | None:
-    if not line.startswith("{"):
-        return None
-    try:
-        event = json.loads(line)
-    except ValueError:
-        return None
-    return event if isinstance(event, dict) and isinstance(event.get("event"), str) else None
-
-
-def _hello_timeout() -> float:
+def _hello_timeout() -> tuple[float, str | None]:
+    """The hello limit in seconds, and a warning when the variable holds no usable number (then the
+    default applies: a limit that cannot be read must not become no limit at all)."""
     text = os.environ.get(HELLO_TIMEOUT_VARIABLE, "").strip()
+    if not text:
+        return HELLO_TIMEOUT_S, None
     try:
-        return max(1.0, float(text)) if text else HELLO_TIMEOUT_S
+        seconds = float(text)
     except ValueError:
-        return HELLO_TIMEOUT_S
-
-
-#: each field a driver reads → the type it must have; a field of another type is dropped, so that no
-#: line the backend prints (a bug, another version, garbage that parses as JSON) can break the plugin
-_FIELD_TYPES = {"message": str, "stage": str, "fraction": (int, float), "values": dict, "outputs": list,
-                "key": str, "path": str, "protocol": (str, int, float), "backend_version": str, "executable": str}
-
-
-def _well_typed(event: dict | None) -> dict | None:
-    if event is None:
-        return None
-    clean = {k: v for k, v in event.items()
-             if k not in _FIELD_TYPES or (isinstance(v, _FIELD_TYPES[k]) and not isinstance(v, bool))}
-    if isinstance(clean.get("outputs"), list):
-        clean["outputs"] = [o for o in clean["outputs"] if isinstance(o, dict) and isinstance(o.get("key"), str)]
-    if clean.get("event") == "output" and not isinstance(clean.get("key"), str):
-        clean["event"] = "unreadable output"  # shown as an unknown event, never stored as a result
-    return clean
-
-
-def _check_protocol(hello: dict, events) -> str | None:
-    version = str(hello.get("protocol", ""))
-    try:
-        major = int(version.split(".")[0])
-    except ValueError:
-        major = None
-    if major != events.PROTOCOL_MAJOR:
-        return (f"the GeoFidelity backend speaks protocol {version or 'unknown'} but this plugin speaks "
-                f"{events.PROTOCOL_VERSION} (backend version {hello.get('backend_version', 'unknown')} at "
-                f"{hello.get('executable', '?')}). The plugin starts its own copy of the backend code, so the "
-                f"configured executable runs other code (a wrapper script or a site customisation) — point "
-                f"the setting at a plain Python environment; {SETTINGS_HINT}")
-    return None
-
-
-def _relay(event: dict, feedback, run: BackendRun) -> None:
-    kind = event.get("event")
-    if kind == "progress":
-        fraction = event.get("fraction")
-        if isinstance(fraction, (int, float)):
-            feedback.setProgress(100.0 * min(1.0, max(0.0, float(fraction))))
-        stage = event.get("stage")
-        if stage:
-            text = stage + (f": {event['message']}" if event.get("message") else "")
-            if text != getattr(feedback, "_geofidelity_stage", None):
-                feedback._geofidelity_stage = text
-                feedback.setProgressText(text)  # it logs the text too: once, not twice
-    elif kind == "info":
-        feedback.pushInfo(str(event.get("message", "")))
-    elif kind == "warning":
-        run.warnings.append(str(event.get("message", "")))
-        feedback.pushWarning(str(event.get("message", "")))
-    elif kind == "output":
-        run.outputs.append(event)
-    else:  # a newer minor version's event: shown, never fatal
-        feedback.pushDebugInfo(f"backend event: {json.dumps(event, ensure_ascii=False)}")
-
-
-def _crash_message(code: int, run: BackendRun, garbage: list[str], stderr_tail: list[str]) -> str:
-    last = [line for line in stderr_tail if line.strip()][-3:]
-    said = (" Its last words: " + " | ".join(line.strip()[:200] for line in last)) if last else ""
-    if code < 0:
-        what = f"crashed ({_signal_name(code)})"
-        if -code == getattr(signal, "SIGKILL", 9):
-            what += " — most often the system's out-of-memory killer"
-        return (f"the GeoFidelity backend {what}; QGIS and your project are unaffected and the store is left "
-                f"consistent.{said} — lower the batch size or the model size, or run Test backend in "
-                "Settings › Options › GeoFidelity")
-    if any("MemoryError" in line or "out of memory" in line.lower() for line in stderr_tail):
-        return (f"the GeoFidelity backend ran out of memory (exit {code}).{said} — lower the batch size, close "
-                "other programs or use a machine with more memory")
-    if garbage and not run.hello:
-        sample = garbage[0].strip()[:120]
-        return (f"the GeoFidelity backend did not answer in its protocol (it printed {sample!r}, exit {code}) — "
-                f"check that the configured executable is a Python with GeoFidelity's backend; {SETTINGS_HINT}")
-    if not run.hello:
-        return (f"the GeoFidelity backend stopped before it started (exit {code}).{said} — {SETTINGS_HINT}")
-    return (f"the GeoFidelity backend ended without a result (exit {code}).{said} — run it again; if it "
-            "repeats, run Test backend in Settings › Options › GeoFidelity and report the log")
+        seconds = math.nan
+    if not math.isfinite(seconds) or seconds <= 0:
+        return HELLO_TIMEOUT_S, (f"{HELLO_TIMEOUT_VARIABLE}={text!r} is not a number of seconds above 0; the backend "
+                                 f"gets the default {HELLO_TIMEOUT_S:g} s to start — give a number, or unset it")
+    return max(1.0, seconds), None

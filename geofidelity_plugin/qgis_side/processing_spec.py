@@ -78,7 +78,9 @@ def parameter(opt: Option):
     elif opt.kind == "file_out":
         param = QgsProcessingParameterFileDestination(opt.name, opt.label, opt.file_filter, optional=optional)
     elif opt.kind == "folder_out":
-        param = QgsProcessingParameterFolderDestination(opt.name, opt.label, optional=optional)
+        # an optional folder left empty is no output (not a temporary folder made by default)
+        param = QgsProcessingParameterFolderDestination(opt.name, opt.label, optional=optional,
+                                                        createByDefault=not optional)
     else:  # text
         param = QgsProcessingParameterString(opt.name, opt.label, defaultValue=opt.default, optional=optional)
     if opt.help:

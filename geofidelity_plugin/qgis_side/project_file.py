@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from geofidelity_plugin.core import attribution
-from geofidelity_plugin.core.atomic import check_complete
+from geofidelity_plugin.core.atomic import atomic_path
 from geofidelity_plugin.core.errors import OutputError
 from geofidelity_plugin.core.evaluation.score_names import SCORE_NAMES
 from geofidelity_plugin.core.resources import resource
@@ -307,24 +307,17 @@ def write_project(path: str | Path, inputs: ProjectInputs) -> ProjectResult:
             _canvas_element(doc, extent, project.crs())
 
     project.writeProject.connect(add_canvas)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f"{path.stem}.partial{path.suffix or '.qgz'}")  # same folder: same relative paths
     try:
-        ok = project.write(str(tmp))
-        if ok and tmp.suffix == ".qgz":
-            _rename_members(tmp, f"{path.stem}.partial", path.stem)
+        # a temporary name of the product's own in the same folder (same relative paths), published
+        # only once complete: never through a link, never over a folder (core/atomic.py)
+        with atomic_path(path, suffix=path.suffix or ".qgz") as tmp:
+            if not project.write(str(tmp)):
+                raise OutputError(f"could not write the QGIS project {path} ({project.error() or 'no reason given'})"
+                                  " — check that the folder is writable and the disk is not full")
+            if tmp.suffix == ".qgz":
+                _rename_members(tmp, tmp.stem, path.stem)
     finally:
         project.writeProject.disconnect(add_canvas)
-    if not ok:
-        tmp.unlink(missing_ok=True)
-        raise OutputError(f"could not write the QGIS project {path} ({project.error() or 'no reason given'}) — "
-                          "check that the folder is writable and the disk is not full")
-    try:
-        check_complete(tmp, path)  # a truncated archive never replaces the project
-    except OutputError:
-        tmp.unlink(missing_ok=True)
-        raise
-    tmp.replace(path)
     return ProjectResult(path, groups, notes)
 
 

@@ -6,8 +6,9 @@ The Ray cluster (shared by every command that can scale out) and the command lin
 default read from :mod:`geofidelity_plugin.core.evaluation.options`."""
 from __future__ import annotations
 
-from geofidelity_plugin.core.evaluation.options import (AUTO_MODEL, DEFAULT_BATCH_SIZE, DEFAULT_FEATURE_MODEL,
-                                                        PRECISIONS, PROTOCOLS, RETRIEVAL_MODES, EvaluationOptions)
+from geofidelity_plugin.core.evaluation.options import (AUTO_MODEL, BOOTSTRAP_UNITS, DEFAULT_BATCH_SIZE,
+                                                        DEFAULT_FEATURE_MODEL, PAIRINGS, PRECISIONS, PROTOCOLS,
+                                                        RETRIEVAL_MODES, EvaluationOptions)
 from geofidelity_plugin.core.vision.precision import DECODE_CHOICES, DEFAULT_DECODE
 from geofidelity_plugin.spec.options import UNCHECKED_MINIMUM, CommandSpec, Option, Result
 from geofidelity_plugin.spec.shared import DEVICE, ONLY_SEGMENTS, STORE
@@ -78,6 +79,18 @@ EVALUATE = CommandSpec(
                     "panel exists", default=_D.anchors_only, advanced=True),
         Option("BOOTSTRAP", "--bootstrap", "integer", "Bootstrap resamples", help="bootstrap resamples",
                default=_D.n_bootstrap, rule="count", advanced=True),
+        Option("BOOTSTRAP_UNIT", "--bootstrap-unit", "choice", "Bootstrap unit",
+               help="what every interval of the tables resamples (docs/method.md §7): city (the default: cities, each "
+                    "with all its segments and every model's and condition's rows of a segment, Student's t for the "
+                    "number of cities) or model-segment (the paper's matched model–segment rows, too narrow where "
+                    "rows share a segment or a city); recorded in the manifest and in every table row",
+               default=_D.bootstrap_unit, choices=BOOTSTRAP_UNITS, advanced=True),
+        Option("PAIRING", "--pairing", "choice", "Delta pairing",
+               help="how a paired delta matches its two conditions (docs/method.md §7): auto (the default: images by "
+                    "sample in a shared-noise run, else panels), panel, or sample-index (the paper's: images paired by "
+                    "sample index wherever per-image rows exist, shared seed or not); recorded in the manifest and "
+                    "in the deltas' pairing column",
+               default=_D.pairing, choices=PAIRINGS, advanced=True),
         Option("SEED", "--seed", "integer", "Random seed", help="random seed, ≥ 0", default=_D.seed, rule="seed",
                minimum=UNCHECKED_MINIMUM),
         Option("BATCH_SIZE", "--batch-size", "integer", "Batch size",
@@ -102,6 +115,12 @@ EVALUATE = CommandSpec(
                help="working memory of the metric pass and the bootstrap tables, e.g. 1GB or 512MB: their chunk "
                     "sizes only, never the results (docs/method.md §7); recorded in the manifest",
                default=_D.max_memory, advanced=True),
+        Option("EXPORT_FEATURES", "--export-features", "folder_out",
+               "Export the scored features for other toolkits (folder; empty: no export)",
+               help="also write the features the run scored as .npz files, one per model × condition plus "
+                    "reference.npz, with the image and segment ids (docs/method.md §6 Comparability with the "
+                    "field), for torch-fidelity, dgm-eval and the like; recorded in the manifest",
+               advanced=True, record=False),
         Option("OUTPUT_FOLDER", "--out", "folder_out", "Output folder", help="output folder", required=True,
                record=False),
     ),

@@ -122,7 +122,8 @@ def test_unreadable_record_and_missing_models_folder(tmp_path):
     record.write_text("{not json")
     out = _doctor("--profile-file", str(record), "--models-dir", str(tmp_path / "no-such-folder"))
     assert out.returncode == 2 and "Traceback" not in out.stderr
-    assert f"the profile record {record} cannot be read" in out.stdout
+    assert f"the profile record {record} is not valid JSON (text not JSON from line 1, column 2" in out.stdout
+    assert "run Set up backend… again" in out.stdout
     assert f"the models folder {tmp_path / 'no-such-folder'} does not exist — create it" in out.stdout
 
 

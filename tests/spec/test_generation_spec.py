@@ -37,7 +37,7 @@ def test_argparse_defaults_are_the_core_options():
 
 def test_the_command_builds_one_request_and_picks_its_executor():
     from geofidelity_plugin.backend.commands.generation import generation_request
-    from geofidelity_plugin.backend.commands.ray_options import generation_executor
+    from geofidelity_plugin.backend.commands.generation import generation_executor
     from geofidelity_plugin.core.generation.prompts import PromptTemplates
 
     args = _args("--samples", "2", "--vram-budget", "12GB", "--plan", "model-offload", "--out", "gens",

@@ -14,7 +14,8 @@ the model manager's tests (``HF_ENDPOINT`` points at it). It serves real model f
 
 Switches reproduce what happens to real downloads: ``pause_at`` (send the first N bytes of a
 file, then hold the connection until :meth:`release`), ``drop_at`` (send N bytes, hang up —
-once), ``offline`` (every request refused by closing the connection). Each request is logged
+once), ``offline`` (every request refused by closing the connection), ``rate_limited`` (a file
+answered with 429 and the given ``Retry-After``). Each request is logged
 with its method, path, ``Range``, whether it carried an ``Authorization`` header, the port it
 reached and its answer.
 """
@@ -89,6 +90,7 @@ class FakeHub:
     pause_at: dict[str, int] = field(default_factory=dict)  # file path → bytes sent before holding
     drop_at: dict[str, int] = field(default_factory=dict)  # file path → bytes sent before hanging up (once)
     offline: bool = False
+    rate_limited: dict[str, str] = field(default_factory=dict)  # file path → Retry-After of its 429 answers
     requests: list[Request] = field(default_factory=list)
 
     def __post_init__(self):
@@ -243,6 +245,8 @@ class _Handler(BaseHTTPRequestHandler):
         if revision not in ("main", repo.commit):
             return self.error(404, "RevisionNotFound", f"Invalid rev id: {revision}")
         f = repo.files.get(file_path)
+        if file_path in hub.rate_limited:
+            return self.error(429, "RateLimited", "Too many requests", {"Retry-After": hub.rate_limited[file_path]})
         if f is None:
             return self.error(404, "EntryNotFound", f"{file_path} does not exist", {"X-Repo-Commit": repo.commit})
         headers = {"X-Repo-Commit": repo.commit, "ETag": f'"{f.blob_id}"'}

@@ -24,7 +24,8 @@ from importlib import metadata
 from pathlib import Path
 
 from geofidelity_plugin.core import events
-from geofidelity_plugin.backend.commands.doctor_models import models
+from geofidelity_plugin.core.errors import InputError
+from geofidelity_plugin.backend.commands.doctor_models import locations, models
 from geofidelity_plugin.backend_setup.doctor_report import gib, render_text  # noqa: F401 (the text report)
 
 PACKAGES = ("torch", "transformers", "diffusers", "numpy", "osmium", "safetensors")
@@ -73,6 +74,7 @@ def diagnose(models_dir: str | None = None, profile_file: str | None = None) -> 
     report["system"] = check_system(report["profile"].get("system") or {}, problems)
     report["devices"] = devices(notes)
     report["models"] = models(models_dir, problems, notes)
+    report["locations"] = locations(problems)
     report["problems"], report["notes"] = problems, notes
     report["healthy"] = not problems
     return report
@@ -127,9 +129,9 @@ def check_requirements(profile_file: str | None, problems: list) -> tuple[dict, 
     if profile_file or record_path.is_file():
         try:
             record = backend_setup.read_profile_file(record_path)
-        except (OSError, ValueError) as exc:
-            _problem(problems, f"the profile record {record_path} cannot be read ({exc})",
-                     "run Set up backend… again (Settings › Options › GeoFidelity), or give an existing record")
+        except InputError as exc:  # names the record, what is wrong with it and the fix
+            problem, _, fix = str(exc).partition(" — ")
+            _problem(problems, problem, fix)
             return {"name": None, "file": str(record_path), "system": backend_setup.system_modules()}, []
     if record is not None:
         name = str(record.get("profile", "custom"))

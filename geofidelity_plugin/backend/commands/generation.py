@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from geofidelity_plugin.backend.commands.progress import progress_for
 from geofidelity_plugin.backend.commands.store_lock import add_lock_timeout
-from geofidelity_plugin.backend.commands.ray_options import add_ray_arguments, generation_executor, report_generation
+from geofidelity_plugin.backend.commands.ray_options import add_ray_arguments, ray_address, report_generation
 from geofidelity_plugin.spec import generation as spec
 from geofidelity_plugin.spec.options import add_arguments
 
@@ -98,3 +98,15 @@ def cmd_import_generated(args) -> int:
     events.value(spec.WITH_PROMPT.key, result.with_prompt)
     events.value(spec.WITH_SEED.key, result.with_seed)
     return 0
+
+
+def generation_executor(args):
+    """The executor of ``generate``: ``None`` (one process, the default of ``generate_store``), or a
+    :class:`~geofidelity_plugin.core.scaleout.generation.RayExecutor` on the cluster ``--ray``
+    names, with ``--ray-workers``."""
+    ray = ray_address(args)
+    if not ray:
+        return None
+    from geofidelity_plugin.core.scaleout.generation import RayExecutor
+
+    return RayExecutor(ray, workers=args.ray_workers)

@@ -42,12 +42,13 @@ def register(sub) -> None:
 
 
 def cmd_models(args) -> int:
-    from geofidelity_plugin.core.models.cache import folder_repo_ids, models_root, other_models_dir, search_roots
+    from geofidelity_plugin.core.models.cache import (check_models_folder, folder_repo_ids, models_root,
+                                                      other_models_dir, search_roots)
     from geofidelity_plugin.core.models.download import describe
     from geofidelity_plugin.core.models.registry import model_entry, select
 
     entries = select(args.names)
-    root = models_root(args.models_dir)
+    root = check_models_folder(models_root(args.models_dir), writable=args.action in ("download", "remove"))
     if not args.names:  # every model: the registered ones, then any other in the models folder
         known = {e.repo_id for e in entries}
         entries += [model_entry(r) for r in folder_repo_ids(root) if r not in known]

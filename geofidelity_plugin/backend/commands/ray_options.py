@@ -24,18 +24,6 @@ def ray_address(args) -> str | None:
     return parse_ray_option(getattr(args, "ray", None))
 
 
-def generation_executor(args):
-    """The executor of ``generate``: ``None`` (one process, the default of ``generate_store``), or a
-    :class:`~geofidelity_plugin.core.scaleout.generation.RayExecutor` on the cluster ``--ray``
-    names, with ``--ray-workers``."""
-    ray = ray_address(args)
-    if not ray:
-        return None
-    from geofidelity_plugin.core.scaleout.generation import RayExecutor
-
-    return RayExecutor(ray, workers=args.ray_workers)
-
-
 def report_generation(result) -> None:
     """After ``generate --ray``: the units line, the protocol values, and an error (exit 2, the
     other panels written) when panels failed after every retry."""

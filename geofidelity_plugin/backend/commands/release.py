@@ -40,7 +40,7 @@ def cmd_import_release(args) -> int:
 
 def cmd_export_release(args) -> int:
     from geofidelity_plugin.core import events
-    from geofidelity_plugin.core.evaluation.release.release_folder import export_release
+    from geofidelity_plugin.core.evaluation.release.release_export import export_release
     from geofidelity_plugin.core.store.store import BenchmarkStore
     from geofidelity_plugin.core.output_paths import check_output_folder
 

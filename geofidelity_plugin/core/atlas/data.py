@@ -17,9 +17,6 @@ from ..attribution import MAPILLARY, credit_lines, creator_name
 from ..errors import InputError
 from ..inspect.segment_view import SegmentReader
 
-#: scores on the page (method §5–§7), with their labels
-SCORE_FIELDS = (("cos_sim", "CosSim"), ("margin_hard", "Δhard"), ("top1", "top-1"),
-                ("chance_adjusted_top1", "top-1ca"), ("mmd2", "MMD²"), ("gads", "GADS"))
 #: photographers named on a page; the rest are counted ("and N more") and listed in the manifest
 MAX_CREDITED = 6
 

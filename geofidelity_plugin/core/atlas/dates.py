@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import json
 
-from .data import dates_by_segment  # noqa: F401 (public here too)
-
 BAR_RGB = (44, 123, 182)
 AXIS_RGB = (150, 150, 150)
 TEXT_RGB = (60, 60, 60)

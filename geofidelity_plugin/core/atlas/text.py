@@ -2,11 +2,19 @@
 manifest summary for the cover. Plain strings, so the layout only places them."""
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
+from ..documents import read_json
+from ..errors import InputError
 from ..evaluation.score_names import LOWER_IS_BETTER
-from .data import SCORE_FIELDS, AtlasSegment
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .data import AtlasSegment
+
+#: scores on the page (method §5–§7), with their labels
+SCORE_FIELDS = (("cos_sim", "CosSim"), ("margin_hard", "Δhard"), ("top1", "top-1"),
+                ("chance_adjusted_top1", "top-1ca"), ("mmd2", "MMD²"), ("gads", "GADS"))
 
 
 def _fmt(value) -> str:
@@ -112,9 +120,10 @@ def manifest_summary(evaluation: str | Path | None, pages: list[AtlasSegment], c
     """Models, conditions, feature model, date and code version of the run (the cover page)."""
     manifest = {}
     if evaluation and (Path(evaluation) / "evaluation.manifest.json").is_file():
-        try:
-            manifest = json.loads((Path(evaluation) / "evaluation.manifest.json").read_text(encoding="utf-8"))
-        except ValueError:
+        try:  # a damaged manifest costs the cover page its run details, not the atlas
+            manifest = read_json(Path(evaluation) / "evaluation.manifest.json", "evaluation manifest",
+                                 "run evaluate again")
+        except InputError:
             manifest = {}
     models = sorted({m for p in pages for m in p.generated})
     anchors = sorted({m.replace("anchor:", "") for p in pages for m in p.scores if m.startswith("anchor:")})

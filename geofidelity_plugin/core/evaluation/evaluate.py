@@ -22,9 +22,12 @@ from .galleries import MAIN_KINDS
 from .options import OPTION_RULES, EvaluationOptions  # noqa: F401 (re-exported)
 from geofidelity_plugin.core.evaluation.metrics.panel_metrics import (ReferenceSet, gads_batch, median_heuristic_gamma, reference_histograms, score_panels)
 from .preflight import anchors_only_note, failed_images_note, holdout_note, skipped_note, unbiased_note
+from ..vision.unusable_images import failed_kinds
 from .panels import ANCHOR_PREFIX, PanelRow, anchor_rows, build_reference_layout, gallery_positions
 from geofidelity_plugin.core.evaluation.metrics.panel_arrays import chunk_images_for
 from geofidelity_plugin.core.evaluation.metrics.retrieval import (GALLERY_COLUMNS, gallery_table, retrieval_from_similarities)
+from geofidelity_plugin.core.evaluation.metrics.local_margin import local_margin
+from .comparability_table import manifest_section as comparability_manifest
 from ..store.store import BenchmarkStore
 
 log = logging.getLogger("geofidelity")
@@ -41,16 +44,20 @@ class EvaluationResult:
     manifest: dict = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)  # what the reader of the tables must know
     sample_rows: dict = field(default_factory=dict)  # per generated image, as columns (method §7 sample pairing)
+    #: with ``keep_features``: the feature sets and reference panels ``--export-features`` writes
+    features: dict | None = None
 
 
 def evaluate_store(store: BenchmarkStore, embedder, options: EvaluationOptions | None = None,
                    ratio_model=None, progress: Progress | None = None, clip_scorer=None,
-                   only: frozenset[str] | None = None) -> EvaluationResult:
+                   only: frozenset[str] | None = None, keep_features: bool = False) -> EvaluationResult:
     """``clip_scorer``: a :class:`~.clip_scores.ClipScorer` that scores every generated image
     against its prompt (method §7 CLIP check); without one, scores already in the store are used.
     ``only``: score and report these segments only (:mod:`..segment_subset`); every reference
     panel is still embedded, so γ, the held-out split and the negatives — and so each road's
-    scores — are those of a run over every segment."""
+    scores — are those of a run over every segment.
+    ``keep_features``: keep the scored feature sets and reference panels on the result
+    (``features``) for ``evaluate --export-features`` (:mod:`.feature_export`)."""
     from ..segment_subset import check_known
 
     options = options or EvaluationOptions()
@@ -138,6 +145,19 @@ def evaluate_store(store: BenchmarkStore, embedder, options: EvaluationOptions |
             clip_label = clip_scorer.model_info()["model"]
             clip_label = Path(clip_label).name if Path(clip_label).is_dir() else clip_label
         result.tables = build_tables(out_rows, options, sample_rows, clip_label)
+        from geofidelity_plugin.core.evaluation.paper_tables import build_paper_tables
+
+        extra, extra_notes = build_paper_tables(out_rows, rows, layout, segments, gamma, options, clip_label, progress)
+        result.tables.update(extra)
+        for note in extra_notes:
+            progress.warning(note)
+        result.notes += extra_notes
+    if keep_features:
+        from geofidelity_plugin.core.evaluation.feature_sets import feature_sets, reference_features
+
+        full = tuple(range(len(layout.segment_ids)))
+        result.features = {"sets": feature_sets(rows, include_anchor=False),
+                           "reference": reference_features(layout, full)}
     progress.set_progress(100)
     return result
 
@@ -237,10 +257,11 @@ def _score(rows: list[PanelRow], refs: ReferenceSet, layout, options, ratios,
     if options.retrieval_mode == "image":
         retrieval = {}
         for idx, sims in per_size:  # each image ranked, then averaged over its panel
-            for key, values in retrieval_from_similarities(sims).items():
+            for key, values in {**retrieval_from_similarities(sims), "local_margin": local_margin(sims)}.items():
                 retrieval.setdefault(key, np.full(len(rows), np.nan))[idx] = values.mean(axis=1)
     else:
-        retrieval = retrieval_from_similarities(metrics.pop("gallery_similarities"))
+        sims = metrics.pop("gallery_similarities")
+        retrieval = {**retrieval_from_similarities(sims), "local_margin": local_margin(sims)}
     gads, gads_note = _gads(rows, layout, targets, ratios) if with_ratios else (np.full(len(rows), np.nan), None)
     out = []
     for i in range(len(rows)):
@@ -259,6 +280,8 @@ def evaluation_manifest(result: EvaluationResult, options: EvaluationOptions, st
         "evaluate", options, inputs={"store": str(store.path), "counts": store.counts()},
         outputs={"panels_scored": len(result.rows), "skipped": result.skipped,
                  "failed_images": result.failed_images},
+        failed_image_kinds=failed_kinds(result.failed_images),
         models=models, notes=list(dict.fromkeys([*notes, *result.notes])), gamma=result.gamma,
         feature_stats=result.feature_stats,
-        gallery_columns=list(GALLERY_COLUMNS), options_dict=asdict(options))
+        gallery_columns=list(GALLERY_COLUMNS), options_dict=asdict(options),
+        **comparability_manifest(result, options))

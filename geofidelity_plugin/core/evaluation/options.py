@@ -15,6 +15,13 @@ GAMMA_SAMPLE_SIZE = 1000
 PROTOCOLS = ("paper", "release")
 #: retrieval similarities (method §6): panel means (the paper) or per image (the release evaluator)
 RETRIEVAL_MODES = ("panel", "image")
+#: the units a bootstrap resamples (method §7): cities, each with all its segments and every row of
+#: a segment (the default), or the paper's matched model–segment rows
+BOOTSTRAP_UNITS = ("city", "model-segment")
+#: how a paired delta matches its two conditions (method §7): by panel, or by (model, segment, sample)
+#: in a shared-noise run (auto, the default); always by panel; or by sample index wherever per-image
+#: rows exist, as the paper paired them
+PAIRINGS = ("auto", "panel", "sample-index")
 #: ``--semantic-model`` / ``--clip-model``: the model manager's model when it is downloaded
 AUTO_MODEL = "auto"
 #: working memory of the metric pass and of the bootstrap tables (their chunk sizes; results never
@@ -60,6 +67,8 @@ class EvaluationOptions:
     anchors_only: bool = False            # score the real anchors only (no generated panels yet)
     n_bootstrap: int = 5000               # §7
     confidence: float = 0.95
+    bootstrap_unit: str = "city"          # §7: "city" (cities, with their segments) or "model-segment" (paper)
+    pairing: str = "auto"                 # §7: "auto", "panel" or "sample-index" (the paper's)
     min_reference_images: int = 1
     tables: bool = True
     precision: str = DEFAULT_PRECISION    # §5: compute precision of the embedding models
@@ -74,6 +83,11 @@ class EvaluationOptions:
         if self.retrieval_mode not in RETRIEVAL_MODES:
             raise InputError(f"the retrieval mode (--retrieval-mode; in QGIS \"Retrieval similarity\") must be "
                              f"'panel' or 'image', not {self.retrieval_mode!r}")
+        for value, choices, label in ((self.bootstrap_unit, BOOTSTRAP_UNITS, "bootstrap unit (--bootstrap-unit; in QGIS "
+                                       "\"Bootstrap unit\")"),
+                                      (self.pairing, PAIRINGS, "delta pairing (--pairing; in QGIS \"Delta pairing\")")):
+            if value not in choices:
+                raise InputError(f"the {label} must be one of {', '.join(choices)}, not {value!r} (docs/method.md §7)")
         for name, (label, rule, example) in OPTION_RULES.items():
             check_number(label, getattr(self, name), rule, example)
         check_precision(self.precision)

@@ -18,6 +18,7 @@ from ..errors import OutputError, describe_os_error
 from ..gpkg import field_type, field_value
 from ..output_paths import check_output_folder
 from geofidelity_plugin.core.evaluation.statistics.tables import TABLE_NAMES, to_csv, tables_markdown
+from geofidelity_plugin.core.evaluation.paper_markdown import PAPER_TABLE_NAMES, paper_tables_markdown
 
 log = logging.getLogger("geofidelity")
 
@@ -33,7 +34,7 @@ MANIFEST_NAME = "evaluation.manifest.json"
 #: output key → file name in the evaluation folder (``report`` reads them by these names)
 OUTPUT_FILES = {"per_panel_csv": "per_panel_scores.csv", "gpkg": "evaluation.gpkg", "tables_md": "tables.md",
                 "manifest": MANIFEST_NAME, "failed_images": "failed_images.csv",
-                **{f"table_{name}": f"table_{name}.csv" for name in TABLE_NAMES}}
+                **{f"table_{name}": f"table_{name}.csv" for name in TABLE_NAMES + PAPER_TABLE_NAMES}}
 
 
 def check_evaluation_folder(out_dir) -> Path:
@@ -112,9 +113,11 @@ def write_outputs(out_dir: str | Path, result, segments: list[dict], manifest: d
             stage.path(names["gpkg"]).write_bytes(gpkg)  # a full disk fails here, with its errno
             for name, table in result.tables.items():
                 text(f"table_{name}", to_csv(table) or "(no rows)\n")
-            text("tables_md", tables_markdown(result.tables, stand_in_note, notes))
-            failed = [{"image_path": p, "reason": r} for p, r in sorted(result.failed_images.items())]
-            text("failed_images", to_csv(failed) or "image_path,reason\n")
+            text("tables_md", tables_markdown(result.tables, stand_in_note, notes)
+                 + paper_tables_markdown(result.tables))
+            from geofidelity_plugin.core.vision.unusable_images import failed_rows  # with each one's kind
+
+            text("failed_images", to_csv(failed_rows(result.failed_images)) or "image_path,reason,kind\n")
             text("manifest", json.dumps(manifest, indent=2, sort_keys=True, ensure_ascii=False, default=str) + "\n")
             staged = True
     except OutputError:

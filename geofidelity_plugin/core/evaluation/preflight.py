@@ -69,8 +69,12 @@ def failed_images_note(failed: dict[str, str]) -> str | None:
     could not be read (each one is listed, with its reason, in failed_images.csv)."""
     if not failed:
         return None
+    from ..vision.unusable_images import failed_kinds
+
     missing = sum(reason == "file not found" for reason in failed.values())
-    kinds = [f"{missing} missing" if missing else "", f"{len(failed) - missing} unreadable"
+    why = ", ".join(f"{n} {kind}" for kind, n in failed_kinds(
+        {p: r for p, r in failed.items() if r != "file not found"}).items())
+    kinds = [f"{missing} missing" if missing else "", f"{len(failed) - missing} unreadable ({why})"
              if len(failed) > missing else ""]
     example = next(iter(sorted(failed.items())))
     return (f"{_count(len(failed), 'image')} skipped ({', '.join(k for k in kinds if k)}; e.g. {example[0]}: "

@@ -14,6 +14,8 @@ from geofidelity_plugin.core.evaluation.evaluate import EvaluationOptions, evalu
 from geofidelity_plugin.core.vision.model_refs import check_semantic_model
 from geofidelity_plugin.core.vision.precision import DEFAULT_DECODE
 from geofidelity_plugin.core.evaluation.outputs import check_evaluation_folder, write_outputs
+from geofidelity_plugin.core.evaluation.feature_export import check_export_folder
+from geofidelity_plugin.core.evaluation.feature_export import export_features as export_features_to
 from geofidelity_plugin.core.evaluation.preflight import check_store_ready
 from geofidelity_plugin.core.store.sqlite_locks import DEFAULT_LOCK_TIMEOUT_S
 from geofidelity_plugin.core.store.store import BenchmarkStore
@@ -55,7 +57,8 @@ def run_evaluation(store_path: str | Path, out_dir: str | Path, feature_model: s
                    progress: Progress | None = None,
                    lock_timeout_s: float = DEFAULT_LOCK_TIMEOUT_S, clip_model: str | None = "auto",
                    ray: str | None = None, ray_workers: int | None = None,
-                   recorded_options: dict | None = None, only_segments=None) -> EvaluationRun:
+                   recorded_options: dict | None = None, only_segments=None,
+                   export_features: str | Path | None = None) -> EvaluationRun:
     """``fast_jpeg_decode``: decode large JPEGs at a reduced DCT scale that still covers the
     processor's resize target (embedding cosine vs a full decode ≥ 0.9997); off = exact.
     ``decode``: where JPEGs are decoded — auto, cpu or device (method §5 "Decoding").
@@ -67,6 +70,8 @@ def run_evaluation(store_path: str | Path, out_dir: str | Path, feature_model: s
     manifest's options (those of ``options`` keep their keys).
     ``only_segments``: score and report these segments only (ids, or ``@FILE``;
     :mod:`..segment_subset`) — each road's scores stay those of a run over every segment.
+    ``export_features``: a folder that receives the scored features as ``.npz`` files for other
+    toolkits (:mod:`.feature_export`); recorded in the manifest (``feature_export``).
     ``ray``: ``local`` or a cluster address — the embeddings run on Ray (:mod:`..scaleout.embeddings`,
     ``ray_workers`` workers), everything else here; one manifest gains a ``cluster`` section.
 
@@ -86,6 +91,10 @@ def run_evaluation(store_path: str | Path, out_dir: str | Path, feature_model: s
     if only is not None and options.protocol == "release":
         raise InputError(f"the release protocol scores every block of the release's split, as its evaluator does "
                          f"(docs/method.md §6 Release protocol) — leave out {LABEL}, or use the paper protocol")
+    if export_features and options.protocol == "release":
+        raise InputError("--export-features writes the features of the paper protocol's panels (docs/method.md §6 "
+                         "Comparability with the field) — leave it out with --protocol release, or use the paper "
+                         "protocol")
     recorded_options = {**(recorded_options or {}), "only_segments": recorded_subset(only)}
     check_number("batch size (--batch-size; in QGIS \"Batch size\")", batch_size, "count", str(DEFAULT_BATCH_SIZE))
     check_number("lock timeout (--lock-timeout)", lock_timeout_s, "non-negative", "60")
@@ -106,6 +115,7 @@ def run_evaluation(store_path: str | Path, out_dir: str | Path, feature_model: s
     with BenchmarkStore(store_path, create=False, lock_timeout_s=lock_timeout_s, warn=progress.warning) as store:
         check_store_ready(store, options, layer_model, layer_condition)
         out_dir = check_evaluation_folder(out_dir)
+        export_dir = check_export_folder(export_features) if export_features else None
         cache = FeatureCache(cache_path, busy_timeout_s=lock_timeout_s, warn=progress.warning)
         try:
             announce_stage(progress, "loading the feature model", str(feature_model))
@@ -149,7 +159,7 @@ def run_evaluation(store_path: str | Path, out_dir: str | Path, feature_model: s
                 paths = write_release_outputs(out_dir, result, manifest, stand_in_note)
                 return EvaluationRun(result, paths, None, None, stand_in_note)
             result = evaluate_store(store, extractor, options, ratio_model=ratio_model, progress=progress,
-                                    clip_scorer=clip_scorer, only=only)
+                                    clip_scorer=clip_scorer, only=only, keep_features=export_dir is not None)
             result.notes[:0] = [n for n in (semantic_note, clip_note) if n]  # in tables.md too
             model, condition = pick_layer_panel(result.rows, layer_model, layer_condition)
             models[0] = extractor.model_info()  # now with what decoding did (method §5)
@@ -157,6 +167,10 @@ def run_evaluation(store_path: str | Path, out_dir: str | Path, feature_model: s
             manifest["options"] = {**(recorded_options or {}), **manifest["options"]}
             if ray_run is not None:
                 ray_run.finish_manifest(manifest)
+            if export_dir is not None:
+                announce_stage(progress, "exporting the features", str(export_dir))
+                manifest["feature_export"] = export_features_to(export_dir, result.features, store, models[0])
+                result.features = None
             segments = [s for s in store.segments() if only is None or s["segment_id"] in only]
             paths = write_outputs(out_dir, result, segments, manifest, model, condition, stand_in_note)
         finally:

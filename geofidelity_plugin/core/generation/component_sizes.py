@@ -11,7 +11,6 @@ source. Stdlib only: the plan table and the QGIS side read it without torch.
 """
 from __future__ import annotations
 
-import json
 import math
 import re
 import struct
@@ -19,7 +18,9 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Iterable
 
+from ..documents import parse_json_text, read_json
 from ..errors import InputError
+from ..input_text import decode
 from ..resources import resource
 
 DATA_FILE = ("generation", "component_sizes.json")
@@ -115,9 +116,11 @@ def read_header(path: str | Path) -> dict[str, dict]:
             (length,) = struct.unpack("<Q", raw)
             if length > _MAX_HEADER:
                 raise ValueError(f"header length {length} is implausible")
-            header = json.loads(fh.read(length).decode("utf-8"))
+            raw = fh.read(length)
     except (OSError, ValueError) as exc:
         raise InputError(f"{path} is not a readable safetensors file ({exc}) — download it again") from None
+    header = parse_json_text(decode(path, raw, "the header of the safetensors file", "download it again").text,
+                             "the header of the safetensors file", "download it again", where=str(path))
     header.pop("__metadata__", None)
     return header
 
@@ -129,10 +132,10 @@ def weight_files(folder: Path) -> list[Path]:
     indexes = sorted(folder.glob("*.safetensors.index.json"))
     indexes = [p for p in indexes if p.name.count(".") == 3] or indexes  # NAME.safetensors.index.json first
     if indexes:
-        try:
-            weight_map = json.loads(indexes[0].read_text(encoding="utf-8"))["weight_map"]
-        except (OSError, ValueError, KeyError) as exc:
-            raise InputError(f"{indexes[0]} is not a safetensors index ({exc}) — download it again") from None
+        weight_map = read_json(indexes[0], "the safetensors index", "download it again").get("weight_map")
+        if not isinstance(weight_map, dict) or not all(isinstance(v, str) for v in weight_map.values()):
+            raise InputError(f"the safetensors index {indexes[0]} has no weight_map of tensor names to files — "
+                             "download it again")
         return [folder / name for name in sorted(set(weight_map.values()))]
     files = sorted(folder.glob("*.safetensors"))
     plain = [p for p in files if p.name.count(".") == 1]
@@ -200,9 +203,11 @@ def role_of(component: str) -> str:
 
 # -- a diffusers folder -------------------------------------------------------------------------------
 def _json(path: Path) -> dict:
+    """A configuration of the folder, or ``{}`` when it is missing or cannot be read: the sizes are an
+    estimate, and a damaged configuration stops the load of the folder that follows anyway."""
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        return read_json(path, "the configuration", "restore it")
+    except InputError:
         return {}
 
 
@@ -288,11 +293,7 @@ def activation_from_folder(folder: Path) -> Activation:
 
 # -- the data file --------------------------------------------------------------------------------
 def data_file() -> dict:
-    path = resource(*DATA_FILE)
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise InputError(f"{path} cannot be read ({exc}) — reinstall the plugin") from None
+    return read_json(resource(*DATA_FILE), "the generator sizes data file", "reinstall the plugin")
 
 
 def published_sizes(generator: str) -> GeneratorSizes | None:

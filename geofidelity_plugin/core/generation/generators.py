@@ -158,19 +158,12 @@ def custom_generator(name: str, folder: str | Path, steps: int, guidance: float,
 
 def _check_model_index(path: Path) -> None:
     """A damaged ``model_index.json`` is named as such — not taken for weights that are missing."""
-    import json
+    from ..documents import read_json
 
     index_file = path / "model_index.json"
     fix = ("restore it (save_pretrained writes it; a downloaded pipeline has it in its models-folder snapshot), "
            "or give another folder")
-    try:
-        index = json.loads(index_file.read_text(encoding="utf-8"))
-    except UnicodeDecodeError:
-        raise InputError(f"{index_file} is not UTF-8 text — {fix}") from None
-    except ValueError as exc:
-        raise InputError(f"{index_file} is not valid JSON ({exc}) — {fix}") from None
-    except OSError as exc:
-        raise InputError(f"{index_file} cannot be read ({exc.strerror or exc}) — {fix}") from None
+    index = read_json(index_file, "the pipeline index", fix, expect=None)  # not an object: said just below
     if not isinstance(index, dict) or not index.get("_class_name"):
         raise InputError(f"{index_file} is not a diffusers pipeline index (no _class_name) — {fix}")
     lacking = [name for name, value in index.items() if not name.startswith("_") and isinstance(value, list)

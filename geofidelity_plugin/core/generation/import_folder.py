@@ -11,15 +11,20 @@ recorded as such, never invented.
 """
 from __future__ import annotations
 
-import csv
 import json
 import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..confined_paths import confine
+from ..enumerations import CONDITION
 from ..errors import InputError
+from ..locations import FOLDER, check_location
+from ..store.image_roots import add_image_root
 from ..store.store import BenchmarkStore, GeneratedImage
 from ..progress import Progress, check_cancel
+from ..tables import TableSchema, read_table
+from ..vision.unusable_images import UnusableImages, image_problem
 from .generators import check_name
 from .panel_records import changed_panels, record_replacing
 from .prompts import CONDITIONS
@@ -65,11 +70,8 @@ def import_generated_folder(folder: str | Path, store: BenchmarkStore, model_nam
     if layout != "release":
         raise InputError(f"unknown folder layout {layout!r}; only 'release' is supported "
                          f"({_layout_text(model_name)})")
-    root = Path(folder).expanduser()
-    if not root.is_dir():
-        what = "is a file, not a folder" if root.exists() else "not found"
-        raise InputError(f"folder of generated images {root} {what} — give the folder that holds the images "
-                         f"({_layout_text(model_name)})")
+    root = check_location(folder, FOLDER, what="folder of generated images", missing="check the path: it was not found",
+                          fix=f"give the folder that holds the images ({_layout_text(model_name)})")
     known_segments = {s["segment_id"] for s in store.segments()}
     if not known_segments:
         raise InputError(f"the benchmark store {store.path.name} has no segments; build or import the "
@@ -86,7 +88,7 @@ def import_generated_folder(folder: str | Path, store: BenchmarkStore, model_nam
     found, problems = {}, _Problems()
     for model, model_root in model_roots.items():
         check_cancel(progress, "reading the folder of generated images")
-        _scan_model(model, model_root, known_segments, found, problems)
+        _scan_model(model, model_root, root, known_segments, found, problems)
     problems.raise_if_any(root, model_name, len(found))
     if not found:
         raise InputError(f"no images found under {root}; {_layout_text(model_name)}")
@@ -116,6 +118,7 @@ def import_generated_folder(folder: str | Path, store: BenchmarkStore, model_nam
     if changed and not replace:
         raise InputError(_already_there(store, root, changed, images))
     result.images = record_replacing(store, images, changed)
+    add_image_root(store, root)  # the folder's images may be exported with the store (export-release)
     if changed:
         message = (f"replaced the earlier images of {len(changed)} panel(s) "
                    f"({sum(len(v) for v in changed.values())} images), e.g. {_panel_names(changed)}")
@@ -156,7 +159,7 @@ class _Problems:
         self.conditions: set[str] = set()
         self.segments: set[str] = set()
         self.files: list[str] = []
-        self.unreadable: list[str] = []
+        self.unusable = UnusableImages("the folder")
 
     def raise_if_any(self, root: Path, model_name: str | None, images: int) -> None:
         parts = [] if images else ["no images found"]
@@ -166,9 +169,9 @@ class _Problems:
             parts.append("segment id(s) not in the benchmark store: " + _listing(self.segments))
         if self.files:
             parts.append("misplaced or misnamed file(s): " + _listing(self.files))
-        if self.unreadable:
-            parts.append("file(s) that are not an image or are damaged (re-save or remove them): "
-                         + _listing(self.unreadable))
+        if self.unusable:
+            parts.append(f"{self.unusable.summary()} — re-save or remove them; a link must point to a file "
+                         "inside the folder")
         if len(parts) > (0 if images else 1):
             raise InputError(f"cannot import {root}: " + "; ".join(parts) + f". {_layout_text(model_name)}")
 
@@ -183,8 +186,10 @@ def _hidden(path: Path) -> bool:
     return path.name.startswith((".", "__"))
 
 
-def _scan_model(model: str, model_root: Path, known_segments: set[str], found: dict,
+def _scan_model(model: str, model_root: Path, root: Path, known_segments: set[str], found: dict,
                 problems: _Problems) -> None:
+    """Every image of one model's folder into ``found``; what is misplaced or cannot be used
+    into ``problems`` (each image is decoded whole and must stay inside ``root``)."""
     for cond_dir in sorted(model_root.iterdir()):
         if _hidden(cond_dir):
             continue
@@ -213,25 +218,15 @@ def _scan_model(model: str, model_root: Path, known_segments: set[str], found: d
                     problems.files.append(str(image.relative_to(model_root.parent))
                                           + (" (a second file for this sample)" if sample is not None else ""))
                     continue
-                if not _is_image(image):
-                    problems.unreadable.append(str(image.relative_to(model_root.parent)))
+                problem = image_problem(image, root)
+                if problem:
+                    problems.unusable.add(image.relative_to(model_root.parent), problem)
                     continue
                 found[key] = image
 
 
-def _is_image(path: Path) -> bool:
-    """The file opens as an image (only its header is read)."""
-    from PIL import Image
-
-    try:
-        with Image.open(path) as img:
-            return img.width > 0 and img.height > 0
-    except (OSError, ValueError, SyntaxError, Image.DecompressionBombError):
-        return False
-
-
 def _sample_index(path: Path) -> int | None:
-    if not path.is_file() or path.suffix.lower() not in IMAGE_SUFFIXES or not path.stem.isdigit():
+    if path.suffix.lower() not in IMAGE_SUFFIXES or not path.stem.isdigit():
         return None
     return int(path.stem)
 
@@ -243,40 +238,28 @@ def _read_sidecars(root: Path, model_roots: dict[str, Path], model_name: str | N
     places = [(None, root)] + ([] if model_name is not None else list(model_roots.items()))
     for model, place in places:
         path = place / SIDECAR
-        if path.is_file():
+        if path.exists() or path.is_symlink():  # read only when it is a file inside the folder
+            confine(root, path.relative_to(root).as_posix() if place != root else SIDECAR, what=SIDECAR,
+                    source=root, must_exist=True, fix=f"make {path} a file inside {root}, or remove it")
             merged.update(_read_sidecar(path, model if model is not None else model_name))
     return merged
 
 
+#: a sidecar as the one table reader checks it: one row per image, the condition one of the protocol's
+SIDECAR_TABLE = TableSchema(SIDECAR, ("segment_id", "condition", "sample_index"), optional=("prompt", "seed", "model"),
+                            filled=("segment_id", "condition", "sample_index"), enums={"condition": CONDITION},
+                            types={"sample_index": "int", "seed": "int"}, nulls=("", "missing", "none", "nan"),
+                            key=("model", "condition", "segment_id", "sample_index"),
+                            fix=f"a {SIDECAR} sidecar is a CSV UTF-8 with the columns "
+                                f"{', '.join(SIDECAR_COLUMNS)} (and optionally model), one row per image; correct it, "
+                                "or remove it")
+
+
 def _read_sidecar(path: Path, model: str | None) -> dict:
-    try:
-        return _parse_sidecar(path, model)
-    except UnicodeDecodeError:
-        raise InputError(f"{path} is not UTF-8 text — save it as CSV UTF-8 (columns "
-                         f"{', '.join(SIDECAR_COLUMNS)})") from None
-    except csv.Error as exc:
-        raise InputError(f"{path} is not a readable CSV ({exc}) — save it as CSV UTF-8") from None
-
-
-def _parse_sidecar(path: Path, model: str | None) -> dict:
-    with open(path, newline="", encoding="utf-8-sig") as fh:
-        reader = csv.DictReader(fh)
-        columns = [c.strip() for c in reader.fieldnames or []]
-        missing = [c for c in ("segment_id", "condition", "sample_index") if c not in columns]
-        if missing:
-            raise InputError(f"{path} lacks column(s) {', '.join(missing)}; a {SIDECAR} sidecar has "
-                             f"columns {', '.join(SIDECAR_COLUMNS)} (and optionally model)")
-        out = {}
-        for line, raw in enumerate(reader, start=2):
-            row = {k.strip(): (v or "").strip() for k, v in raw.items() if k is not None}
-            try:
-                sample = int(row["sample_index"])
-                seed = None if row.get("seed", "").lower() in ("", "missing", "none", "nan") else int(row["seed"])
-            except ValueError:
-                raise InputError(f"{path} line {line}: sample_index and seed must be whole numbers "
-                                 f"(seed may be empty or 'missing'), got {row.get('sample_index')!r}, "
-                                 f"{row.get('seed')!r}") from None
-            row_model = row.get("model") or model
-            out[(row_model, row["condition"], row["segment_id"], sample)] = {
-                "prompt": row.get("prompt") or None, "seed": seed}
-        return out
+    """``(model, condition, segment_id, sample) → {prompt, seed}``; a seed may be empty or ``missing``."""
+    out = {}
+    for row in read_table(path, SIDECAR_TABLE).rows:
+        seed = None if row.get("seed", "").lower() in SIDECAR_TABLE.nulls else int(row["seed"])
+        out[(row.get("model") or model, row["condition"], row["segment_id"], int(row["sample_index"]))] = {
+            "prompt": row.get("prompt") or None, "seed": seed}
+    return out

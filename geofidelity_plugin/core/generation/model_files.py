@@ -5,11 +5,11 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import importlib.metadata
-import json
 import os
 import warnings
 from pathlib import Path
 
+from ..documents import read_json
 from ..errors import InputError
 from ..manifest import file_sha256
 
@@ -55,9 +55,11 @@ def revision_of(ref: str, folder: Path | None, revision: str | None) -> str | No
 def config_class(ref: str, folder: Path | None, revision: str | None, name: str) -> str | None:
     """``_class_name`` of the pipeline's ``model_index.json`` or of one component's config."""
     path = folder / name if folder is not None else hub_file(ref, name, revision)
-    try:
-        return json.loads(path.read_text(encoding="utf-8")).get("_class_name") if path else None
-    except (OSError, ValueError):
+    if not path:
+        return None
+    try:  # provenance only: a configuration that cannot be read leaves the class unnamed
+        return read_json(path, f"the model's {name}", "restore it").get("_class_name")
+    except InputError:
         return None
 
 

@@ -14,7 +14,9 @@ import json
 from pathlib import Path
 from typing import Iterable
 
+from ..documents import read_json
 from ..errors import InputError
+from ..state_files import path_kind, remove_owned
 from ..store.store import BenchmarkStore, GeneratedImage
 
 Panel = tuple[str, str, str]  # (model, condition, segment_id)
@@ -158,8 +160,8 @@ def refuse_mixing(generator: str, rows: list, samples_of: dict, known: dict, roo
         raise InputError(mismatches.message(generator, store.path.name))
     if store is None and (root / "generation_manifest.json").is_file() and any(root.rglob("*.jpg")):
         try:
-            earlier = json.loads((root / "generation_manifest.json").read_text(encoding="utf-8"))["models"][0]
-        except (OSError, ValueError, KeyError, IndexError):
+            earlier = read_json(root / "generation_manifest.json", "generation manifest", "")["models"][0]
+        except (InputError, KeyError, IndexError, TypeError):
             earlier = {}
         mismatches.add(differences(image_key(earlier, "", None), image_key(info, "", None)))
         if mismatches:
@@ -179,3 +181,20 @@ def already_made(record: dict | None, target: Path, seed: int, prompt: str, info
     if record is None or not target.is_file():
         return False
     return not differences(recorded_key(record), image_key(info, prompt, seed, target))
+
+
+def remove_own_images(paths: Iterable[Path], root: Path) -> int:
+    """Delete the images of a forgotten panel that this generator made: only a regular file at
+    ``{root}/{condition}/{segment}/NN.jpg`` itself (never a link's target, never an imported image
+    elsewhere, which stays where it is); the number removed."""
+    own = Path(root).resolve()
+
+    def made_here(path: Path) -> bool:
+        return (path.parent.parent.parent.resolve() == own and path.suffix == ".jpg" and path.stem.isdigit()
+                and path_kind(path) == "file")
+
+    removed = 0
+    for path in map(Path, paths):
+        if made_here(path):
+            removed += remove_owned(path, made_here, what="the generated image")
+    return removed

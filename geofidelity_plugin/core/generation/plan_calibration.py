@@ -12,11 +12,11 @@ model's steps − the measured steps) × the steady step (the mean of the steps 
 """
 from __future__ import annotations
 
-import json
 import statistics
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..documents import read_json
 from .component_sizes import published_sizes
 from .plan_time import PROBE_FIGURES, REFERENCE_DEVICE, panel_seconds, probe_problem, weight_bytes
 
@@ -57,11 +57,15 @@ def _steady(step_ends: list[float]) -> float:
     return sum(gaps) / len(gaps)
 
 
+#: what to do about a result file that cannot be read
+RESULT_FIX = "restore it from the repository (docs/gpu-check/), or run `make gpu-check` again"
+
+
 def measured_runs(paths) -> list[MeasuredRun]:
     """Every run that finished (``status`` ok, two timed steps or more) in the result files."""
     runs = []
     for path in paths:
-        result = json.loads(Path(path).read_text(encoding="utf-8"))
+        result = read_json(path, "the gpu-check result file", RESULT_FIX)
         for gen in result["generators"]:
             for run in gen["runs"]:
                 ends = run.get("step_ends_s") or []
@@ -83,7 +87,7 @@ def recorded_probe(paths) -> dict | None:
     None before any check recorded one."""
     found = None
     for path in paths:
-        probe = json.loads(Path(path).read_text(encoding="utf-8")).get("probe")
+        probe = read_json(path, "the gpu-check result file", RESULT_FIX).get("probe")
         if probe_problem(probe) is None and REFERENCE_DEVICE in str(probe.get("device", "")):
             found = {**probe, **{k: _round(probe[k]) for k in PROBE_FIGURES}, "from": Path(path).name}
     return found

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import datetime
 import hashlib
-import json
 import logging
 import re
 import statistics
@@ -95,10 +94,12 @@ def read_cached(key: dict) -> dict | None:
     path = cache_path(key)
     if not path.is_file():
         return None
+    from ..documents import read_json
+
     try:
-        probe = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        log.warning("plan probe cache %s is unreadable (%s): it is ignored and the probe measured again", path, exc)
+        probe = read_json(path, "the plan probe cache", "it is ignored, and the probe is measured again")
+    except InputError as exc:  # names the file and what is wrong with it
+        log.warning("an unreadable plan probe cache: %s", exc)
         return None
     problem = probe_problem(probe)
     if problem is None and any(probe.get(k) != key[k] for k in KEY_FIELDS):

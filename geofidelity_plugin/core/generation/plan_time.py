@@ -36,7 +36,6 @@ ratio of the published peaks (:data:`PEAK_TFLOPS`) and transfers keep the H200 h
 """
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -59,7 +58,9 @@ FP32_SLOWER = 989.0 / 67.0
 @lru_cache(maxsize=1)
 def calibration() -> dict:
     """The recorded figures (``resources/generation/plan_times.json``)."""
-    return json.loads(resource(*DATA_FILE).read_text(encoding="utf-8"))
+    from ..documents import read_json
+
+    return read_json(resource(*DATA_FILE), "the plan time data file", "reinstall the plugin")
 
 
 @dataclass(frozen=True)

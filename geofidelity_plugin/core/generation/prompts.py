@@ -19,6 +19,7 @@ import string
 from dataclasses import asdict, dataclass, field
 from typing import Any, Iterable, Mapping
 
+from ..documents import parse_json_text
 from ..errors import InputError
 from ..progress import Progress
 
@@ -91,12 +92,8 @@ class PromptTemplates:
         """Templates from the JSON text a user typed (``None`` for no text)."""
         if text is None or not str(text).strip():
             return None
-        try:
-            data = json.loads(text)
-        except ValueError as exc:
-            raise InputError(f"prompt templates are not valid JSON ({exc}) — give a JSON object such as "
-                             '{"L1": "A photo on {street} in the {neighborhood} district of {city}, {country}."}'
-                             ) from None
+        data = parse_json_text(text, "prompt templates", 'give a JSON object such as {"L1": "A photo on {street} '
+                               'in the {neighborhood} district of {city}, {country}."}', expect=None)
         return cls.from_mapping(data)
 
     def template(self, condition: str) -> str:

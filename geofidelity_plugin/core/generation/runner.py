@@ -27,6 +27,7 @@ from .. import atomic
 from geofidelity_plugin.core.vision.devices import check_device
 from ..errors import Cancelled, InputError
 from ..events import announce_stage
+from ..store.image_roots import add_image_root
 from ..store.store import BenchmarkStore, GeneratedImage
 from ..manifest import build_manifest, write_manifest
 from ..models.resolve import local_model
@@ -37,7 +38,7 @@ from .generators import GENERATORS, GeneratorSpec, check_name, check_settings, n
 from .memory_plan import MemoryPlan, apply_plan, choose_plan, device_budget, free_ram
 from .plan_probe import check_mode as check_probe, speed_for_run
 from .model_files import config_class, local_folder, quiet_loading, revision_of, unavailable_message, version_of
-from .panel_records import already_made, forget_samples, generated_by, refuse_mixing
+from .panel_records import already_made, forget_samples, generated_by, refuse_mixing, remove_own_images
 from .prompts import check_prompt_row, prompt_meta
 from .seeds import SEED_SCHEME, seed_for, seed_mode
 
@@ -319,11 +320,9 @@ class GenerationRunner:
         if not stale:
             return False
         forget_samples(store, (self.name, row.condition, row.segment_id), stale)
-        own = root.resolve()
-        for sample, path in stale.items():
+        for sample in stale:
             known.pop((row.condition, row.segment_id, sample), None)
-            if path.resolve().parent.parent.parent == own and path.is_file():  # {root}/{cond}/{seg}/NN.jpg
-                path.unlink()
+        remove_own_images(stale.values(), root)
         log.debug("generator %s: panel %s/%s: %d image(s) of another run forgotten", self.name, row.condition,
                   row.segment_id, len(stale))
         return True
@@ -373,6 +372,7 @@ class GenerationRunner:
                                       inputs=inputs, outputs=outputs, models=[info], memory_plan=memory))
         if store is not None:
             store.set_meta(f"generation:{self.name}", {"model": info, "options": options, "memory_plan": memory})
+            add_image_root(store, root)  # an output folder outside the store's is still the store's (export)
 
 
 def _cancel_callback(pipe, progress: Progress | None, where: str) -> dict:

@@ -11,9 +11,12 @@ from __future__ import annotations
 import csv
 import math
 from collections import defaultdict
+from dataclasses import replace
 from pathlib import Path
 
+from ..enumerations import Enumeration
 from ..errors import InputError
+from ..tables import TableSchema, read_table
 from .diversity import sevi, vdi
 from .questions import NOT_VISIBLE, SEVI_AXES, VDI_AXES, Question, QuestionSet
 
@@ -120,22 +123,33 @@ def score_answers(rows, qset: QuestionSet, group_by=(), count_zero_options: bool
     return {"questions": questions_out, "groups": groups_out}
 
 
-def read_answers_csv(path, group_by=()) -> list[dict]:
-    """Rows of an answers CSV (``image_id, question_id, answer`` plus grouping columns)."""
-    path = Path(path)
-    try:
-        with path.open(newline="", encoding="utf-8-sig") as handle:
-            reader = csv.DictReader(handle)
-            columns = reader.fieldnames or []
-            rows = list(reader)
-    except FileNotFoundError:
-        raise InputError(f"answers file {path} not found — give an existing CSV") from None
-    missing = [c for c in (*REQUIRED, *group_by) if c not in columns]
-    if missing:
-        raise InputError(f"answers file {path} lacks the column(s) {', '.join(missing)} (it has "
-                         f"{', '.join(columns) or 'none'}) — give image_id, question_id, answer and the "
-                         "--group-by columns")
-    return rows
+#: an answers CSV (docs/method.md, GeoDiv): one answer per image, question and group — a second
+#: answer to the same question would silently replace the first in the counts, so it is refused
+ANSWERS = TableSchema("answers file", REQUIRED, filled=("image_id", "question_id"),
+                      fix="an answers CSV has the columns image_id, question_id, answer (and the --group-by "
+                          "columns), one row per image and question; correct the file")
+
+
+def read_answers_csv(path, group_by=(), qset: QuestionSet | None = None) -> list[dict]:
+    """Rows of an answers CSV (``image_id, question_id, answer`` plus grouping columns), read by
+    the one table reader; an image answering one question twice within a group is refused. With
+    ``qset`` — the one table of questions and their options — every question id and answer is
+    checked too, and a bad one is named by file, line and column before anything is counted."""
+    group_by = tuple(group_by)
+    schema = replace(ANSWERS.needing(*group_by), key=(*group_by, "image_id", "question_id"))
+    if qset is not None:
+        known = Enumeration(f"question of the set {qset.name}", tuple(qset.ids()),
+                            listing=f"a question of the set {qset.name} (use the question set the answers were "
+                                    "made with: --questions)")
+        schema = replace(schema, enums={"question_id": known})
+    table = read_table(path, schema)
+    if qset is not None:
+        for row in table.rows:
+            try:
+                option_index(qset[row["question_id"]], row["answer"])
+            except InputError as exc:
+                raise InputError(f"answers file {table.path} line {row.line}, column answer: {exc}") from None
+    return [dict(row) for row in table.rows]
 
 
 def write_table(rows: list[dict], path) -> Path:

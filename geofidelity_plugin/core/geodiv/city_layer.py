@@ -7,6 +7,8 @@ import math
 from collections import defaultdict
 from pathlib import Path
 
+from .. import atomic
+
 LAYER = "geodiv_cities"
 STYLE = "geodiv_vdi_difference.qml"
 
@@ -41,13 +43,13 @@ def write_city_layer(differences: list[dict], points: dict, path) -> Path | None
     numeric = [k for k in rows[0] if k.endswith(("_minus_real", "_paired", "_low", "_high"))]
     props = {"city": "str", "country": "str", "model": "str", "condition": "str", **{k: "float" for k in numeric}}
     path = Path(path)
-    path.unlink(missing_ok=True)
-    with fiona.open(str(path), "w", driver="GPKG", layer=LAYER, crs=CRS.from_epsg(4326),
-                    schema={"geometry": "Point", "properties": props}) as dst:
-        for r in rows:
-            lon, lat, country = points[r["city"]]
-            values = {k: (None if not isinstance(r.get(k), float) or math.isnan(r[k]) else r[k]) for k in numeric}
-            dst.write({"geometry": {"type": "Point", "coordinates": (lon, lat)},
-                       "properties": {"city": r["city"], "country": country, "model": r.get("model", ""),
-                                      "condition": r.get("condition", ""), **values}})
+    with atomic.atomic_path(path) as tmp:  # published whole; never through a link or over a folder
+        with fiona.open(str(tmp), "w", driver="GPKG", layer=LAYER, crs=CRS.from_epsg(4326),
+                        schema={"geometry": "Point", "properties": props}) as dst:
+            for r in rows:
+                lon, lat, country = points[r["city"]]
+                values = {k: (None if not isinstance(r.get(k), float) or math.isnan(r[k]) else r[k]) for k in numeric}
+                dst.write({"geometry": {"type": "Point", "coordinates": (lon, lat)},
+                           "properties": {"city": r["city"], "country": country, "model": r.get("model", ""),
+                                          "condition": r.get("condition", ""), **values}})
     return path

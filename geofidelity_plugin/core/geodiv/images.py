@@ -4,8 +4,6 @@ the same segments as the baseline rows (model ``real``, condition ``reference``)
 """
 from __future__ import annotations
 
-from pathlib import Path
-
 from ..errors import InputError
 
 REAL_MODEL = "real"
@@ -51,16 +49,35 @@ def _row(image_id, path, model, condition, segment: dict, segment_id) -> dict:
             "city": segment.get("city") or "", "country": segment.get("country") or "", "segment_id": segment_id}
 
 
-def folder_images(folder, model: str = "folder", condition: str = "") -> list[dict]:
-    """Every image in ``folder`` (recursively), one group; ``city`` is its sub-folder name."""
-    folder = Path(folder)
-    if not folder.is_dir():
-        raise InputError(f"image folder {folder} not found — give an existing folder")
-    paths = sorted(p for p in folder.rglob("*") if p.suffix.lower() in (".jpg", ".jpeg", ".png", ".webp"))
-    if not paths:
-        raise InputError(f"image folder {folder} has no .jpg/.png/.webp images — give a folder of images")
+def folder_images(folder, model: str = "folder", condition: str = "", unusable=None) -> list[dict]:
+    """Every image in ``folder`` (recursively), one group; ``city`` is its sub-folder name.
+
+    Each file with an image suffix is decoded whole first and must stay inside ``folder``; one
+    that cannot be used (junk, empty, truncated, a decompression bomb, undecodable, a link out of
+    the folder) is left out and counted, with its reason, in ``unusable``
+    (:class:`~geofidelity_plugin.core.vision.unusable_images.UnusableImages`) for the log, the
+    manifest and the run's failed_images.csv."""
+    from ..vision.unusable_images import UnusableImages, image_problem
+
+    from ..locations import FOLDER, check_location
+
+    folder = check_location(folder, FOLDER, what="image folder", fix="give a folder of images",
+                            missing="check the path: it was not found")
+    unusable = unusable if unusable is not None else UnusableImages(f"the image folder {folder}")
+    paths = sorted(p for p in folder.rglob("*") if p.suffix.lower() in (".jpg", ".jpeg", ".png", ".webp")
+                   and not any(part.startswith(".") for part in p.relative_to(folder).parts))
+    good = []
+    for p in paths:
+        problem = image_problem(p, folder)
+        if problem:
+            unusable.add(p, problem)
+        else:
+            good.append(p)
+    if not good:
+        found = f" ({unusable.summary()})" if unusable else ""
+        raise InputError(f"image folder {folder} has no usable .jpg/.png/.webp images{found} — give a folder of images")
     return [{"image_id": p.relative_to(folder).as_posix(), "path": str(p), "model": model, "condition": condition,
-             "city": p.parent.name if p.parent != folder else "", "country": "", "segment_id": ""} for p in paths]
+             "city": p.parent.name if p.parent != folder else "", "country": "", "segment_id": ""} for p in good]
 
 
 def limit_per_group(rows: list[dict], group_by, n: int) -> list[dict]:

@@ -10,6 +10,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..documents import read_json
 from ..errors import InputError
 from ..resources import resource
 
@@ -96,10 +97,6 @@ def parse(doc: dict, where="(given)") -> QuestionSet:
 def load(path=None) -> QuestionSet:
     """The question set in ``path`` (JSON), the street-scene set when None."""
     path = Path(path) if path else default_path()
-    try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise InputError(f"question set {path} not found — give an existing JSON file") from None
-    except json.JSONDecodeError as err:
-        raise _bad(path, f"not valid JSON ({err})") from None
+    doc = read_json(path, "question set", "see resources/geodiv/street_scenes.json for the format (docs/method.md, "
+                                          "GeoDiv)", expect=None)
     return parse(doc, path)

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from .. import atomic
+
 STANDIN_LABEL = "tiny random VLM (stand-in: the numbers test the code path, not the world)"
 
 _TEMPLATE = ("{% for m in messages %}<|im_start|>{{ m['role'] }}\n{% for c in m['content'] %}"
@@ -57,5 +59,5 @@ def make_standin_vlm(folder, seed: int = 0) -> Path:
     model = LlavaForConditionalGeneration(config).eval()
     model.save_pretrained(folder, safe_serialization=True)
     processor.save_pretrained(folder)
-    (folder / "PROVENANCE.json").write_text(json.dumps({"label": STANDIN_LABEL, "seed": seed}))
+    atomic.write_text(folder / "PROVENANCE.json", json.dumps({"label": STANDIN_LABEL, "seed": seed}))
     return folder

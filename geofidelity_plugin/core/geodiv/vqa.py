@@ -6,7 +6,9 @@ log-likelihood (ties go to the option listed first), and the whole option distri
 Any image-text-to-text model transformers loads through ``AutoModelForImageTextToText`` with
 a chat template works; the default is Qwen2.5-VL-7B-Instruct. The model is loaded from the
 folder :func:`local_model` gives, offline, with ``trust_remote_code`` off. Results are cached
-by image hash + model + revision + question-set digest.
+by image hash + model + revision + question-set digest; a cached entry that does not hold one
+finite log-likelihood per option of every question is deleted and scored again, with a warning
+(the cache heals), and entries are written whole and never through a link (:mod:`..state_files`).
 """
 from __future__ import annotations
 
@@ -17,7 +19,9 @@ from pathlib import Path
 
 import numpy as np
 
+from ..documents import read_json
 from ..errors import InputError
+from ..models.provenance import provenance_label
 from ..models.resolve import local_model, snapshot_commit
 from ..progress import check_cancel
 from .options import DEFAULT_VQA_MODEL  # registered as qwen2.5-vl-7b-instruct
@@ -97,9 +101,7 @@ class OptionScorer:
         self.tokenizer = getattr(self.processor, "tokenizer", None) or self.processor
         self.tokenizer.padding_side = "right"
         self.revision = snapshot_commit(folder) or revision or "local folder"
-        provenance = Path(folder) / "PROVENANCE.json"
-        label = json.loads(provenance.read_text()).get("label") if provenance.exists() else None
-        self.label = label or self.model_ref
+        self.label = provenance_label(Path(folder)) or self.model_ref
         self.precision = precision
 
     def describe(self) -> dict:
@@ -158,14 +160,39 @@ class OptionScorer:
         from PIL import Image
 
         cache = self._cache_file(image_digest(path), qset)
-        if cache is not None and cache.exists():
-            return json.loads(cache.read_text())
+        cached = _read_cached(cache, qset)
+        if cached is not None:
+            return cached
         with Image.open(path) as img:
             result = self.score_image(img.convert("RGB"), list(qset.questions), progress)
         if cache is not None:
-            cache.parent.mkdir(parents=True, exist_ok=True)
-            cache.write_text(json.dumps(result))
+            from ..atomic import write_text
+
+            write_text(cache, json.dumps(result))
         return result
+
+
+def _read_cached(cache: Path | None, qset: QuestionSet) -> dict[str, list[float]] | None:
+    """The cached log-likelihoods when they are whole: one number (not NaN, not +inf) per option
+    of every question. Anything else that the cache wrote is deleted (and scored again), with a warning."""
+    from .. import state_files
+
+    if cache is None or state_files.path_kind(cache) is None:
+        return None
+    try:
+        value = read_json(cache, "the VQA cache entry", "it is deleted, and the image is scored again")
+    except InputError:
+        value = None
+    whole = isinstance(value, dict) and all(
+        isinstance(value.get(q.id), list) and len(value[q.id]) == len(q.options)
+        and all(isinstance(x, (int, float)) and not np.isnan(x) and x != np.inf for x in value[q.id])
+        for q in qset.questions)
+    if whole:
+        return value
+    state_files.remove_owned(cache, lambda p: state_files.cache_entry_is_ours(p, b"{"), "the VQA cache entry",
+                             "move it out of the vqa_cache folder")
+    log.warning("the VQA cache entry %s was damaged or incomplete: deleted, the image is scored again", cache)
+    return None
 
 
 def answer_rows(image_id: str, logliks: dict[str, list[float]], qset: QuestionSet, labels: dict) -> list[dict]:

@@ -200,32 +200,38 @@ def _model(value) -> str | None:
     return None if value in (None, "", NO_MODEL) else str(value)
 
 
-def _images(request: GeoDivRequest) -> list[dict] | None:
+def _images(request: GeoDivRequest, unusable=None) -> list[dict] | None:
     from geofidelity_plugin.core.geodiv.images import folder_images, limit_per_group, store_images
 
     if request.store:
         images = store_images(request.store)
     elif request.images:
-        images = folder_images(request.images)
+        images = folder_images(request.images, unusable=unusable)
     else:
         return None
     return limit_per_group(images, request.columns, request.per_group)
+
+
+_DIFFERENCE_SUFFIXES = ("_minus_real", "_paired", "_low", "_high")
 
 
 def _city_layer(request: GeoDivRequest, paths) -> Path | None:
     """Cities styled by model − real VDI, when a store gives their positions."""
     if not (request.store and "differences" in paths):
         return None
-    import csv
-
     from geofidelity_plugin.core.geodiv.city_layer import city_points, write_city_layer
+    from geofidelity_plugin.core.tables import TableSchema, read_table
 
-    with open(paths["differences"], newline="", encoding="utf-8") as handle:
-        rows = list(csv.DictReader(handle))
+    def number(column: str) -> str | None:
+        return "float" if column.endswith(_DIFFERENCE_SUFFIXES) else None
+
+    schema = TableSchema("GeoDiv differences table", (), type_of=number,
+                         fix=f"run geodiv again into {request.out}")
+    rows = [dict(row) for row in read_table(paths["differences"], schema).rows]
     for row in rows:
         for key, value in row.items():
-            if key.endswith(("_minus_real", "_paired", "_low", "_high")):
-                row[key] = float(value) if value not in ("", None) else float("nan")
+            if key.endswith(_DIFFERENCE_SUFFIXES):
+                row[key] = float(value) if value != "" else float("nan")
     return write_city_layer(rows, city_points(request.store), Path(request.out) / CITY_LAYER_NAME)
 
 
@@ -239,6 +245,17 @@ def run_options(request: GeoDivRequest, options: GeoDivOptions) -> dict:
             "count_zero_options": options.count_zero_options, **options.extra}
 
 
+def _feature_cache(request: GeoDivRequest):
+    """The embedding cache of a run with a feature model (``--cache``, else the default one)."""
+    if not request.features:
+        return None
+    from geofidelity_plugin.core.vision.feature_cache import FeatureCache
+
+    if not request.cache:
+        return FeatureCache()
+    return FeatureCache(request.cache, hint="did you mean --answers? --cache takes the embedding cache file")
+
+
 def run_geodiv(request: GeoDivRequest, progress=None) -> GeoDivRun:
     """A whole GeoDiv run into ``request.out``: checks, answers (local VQA model or CSV), Vendi
     embeddings, the tables, the convergence check, the city layer and the run manifest."""
@@ -250,12 +267,17 @@ def run_geodiv(request: GeoDivRequest, progress=None) -> GeoDivRun:
     request.check()
     out = Path(request.out)
     group_by = request.columns
-    images = _images(request)
+    cache = _feature_cache(request)  # before any long work: a --cache that is not a cache is refused
+    from geofidelity_plugin.core.vision.unusable_images import UnusableImages
+
+    unusable = UnusableImages(f"the image folder {request.images}")
+    images = _images(request, unusable)
+    unusable.report(progress)  # what the folder held that could not be used, with the reasons
     qset = qs.load(request.questions)
     options = GeoDivOptions(group_by, not request.drop_zero_options, request.vqa, request.features)
     models, answers, embeddings = [], None, None
     if request.answers:
-        answers = read_answers_csv(request.answers, group_by)
+        answers = read_answers_csv(request.answers, group_by, qset)
     elif request.vqa:
         from geofidelity_plugin.core.geodiv.vqa import OptionScorer
 
@@ -266,11 +288,9 @@ def run_geodiv(request: GeoDivRequest, progress=None) -> GeoDivRun:
         events.announce_stage(progress, "answering the questions")
         answers = local_answers(images, qset, scorer, group_by, progress)
     if request.features:
-        from geofidelity_plugin.core.vision.feature_cache import FeatureCache
         from geofidelity_plugin.core.vision.features import FeatureExtractor
 
         events.announce_stage(progress, "embedding the panels (Vendi score)")
-        cache = FeatureCache(request.cache) if request.cache else FeatureCache()
         extractor = FeatureExtractor(request.features, device=request.device, cache=cache,
                                      precision=request.precision)
         result = extractor.embed_paths([i["path"] for i in images], progress)
@@ -286,7 +306,10 @@ def run_geodiv(request: GeoDivRequest, progress=None) -> GeoDivRun:
         if rows:
             plot_convergence(rows, out / "geodiv_convergence.png")
             paths["convergence_figure"] = out / "geodiv_convergence.png"
-    inputs = {"store": request.store, "images": request.images, "answers": request.answers,
+    if unusable:
+        paths["failed_images"] = write_table(unusable.rows(), out / "failed_images.csv")
+    inputs = {"store": request.store, "images": request.images, "unusable_images": unusable.manifest(),
+              "answers": request.answers,
               "questions": str(request.questions or qs.default_path()), "question_set_digest": qset.digest}
     manifest = build_manifest("geodiv", run_options(request, options), inputs=inputs,
                               outputs={k: str(v) for k, v in paths.items()}, models=models)

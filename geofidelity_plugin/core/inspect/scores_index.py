@@ -7,13 +7,13 @@ Stdlib only: the QGIS side reads it without the backend's scientific stack.
 """
 from __future__ import annotations
 
-import csv
 import os
 import threading
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import InputError
+from ..tables import TableSchema, read_table
 
 SCORES_FILE = "per_panel_scores.csv"
 SCORE_KEYS = ("cos_sim", "top1", "rank", "reciprocal_rank", "chance_adjusted_top1", "margin_hard", "margin_mean",
@@ -21,6 +21,11 @@ SCORE_KEYS = ("cos_sim", "top1", "rank", "reciprocal_rank", "chance_adjusted_top
               "margin_same_driving_side_other_city", "margin_random_other_city", "margin_same_neighbourhood",
               "gallery_size", "mmd2", "dcsf", "gads")
 REQUIRED_COLUMNS = ("model", "condition", "segment_id")
+#: the file as the one table reader checks it (evaluate writes ``(no rows)`` for an empty table)
+SCORES_TABLE = TableSchema("per-panel scores file", REQUIRED_COLUMNS, types=dict.fromkeys(SCORE_KEYS, "float"),
+                           empty_marker="(no rows)", rows_required=False,
+                           fix="it is not a per-panel scores file as Evaluate writes it: run Evaluate into this "
+                               "folder again")
 
 
 @dataclass(frozen=True)
@@ -80,21 +85,8 @@ class ScoresIndex:
     def _read(self) -> dict[str, list[ScoreRow]]:
         self.loads += 1
         by_segment: dict[str, list[ScoreRow]] = {}
-        try:
-            with open(self.path, newline="", encoding="utf-8") as fh:
-                reader = csv.DictReader(fh)
-                missing = [c for c in REQUIRED_COLUMNS if c not in (reader.fieldnames or ())]
-                if missing:
-                    raise InputError(f"{self.path} is not a per-panel scores file (no {', '.join(missing)} "
-                                     "column) — run Evaluate into this folder again")
-                for row in reader:
-                    is_anchor = row.get("is_anchor") in ("True", "true", "1")
-                    by_segment.setdefault(row["segment_id"], []).append(ScoreRow(
-                        row["model"] or "", row["condition"] or "", is_anchor,
-                        {k: _num(row.get(k)) for k in SCORE_KEYS}))
-        except (UnicodeDecodeError, csv.Error) as exc:
-            raise InputError(f"{self.path} is damaged ({' '.join(str(exc).split())[:160]}) — run Evaluate "
-                             "into this folder again") from None
-        except OSError as exc:
-            raise InputError(f"{self.path} cannot be read ({exc.strerror or exc}) — check its permissions") from None
+        for row in read_table(self.path, SCORES_TABLE).rows:
+            by_segment.setdefault(row["segment_id"], []).append(ScoreRow(
+                row["model"], row["condition"], row.get("is_anchor") in ("True", "true", "1"),
+                {k: _num(row.get(k)) for k in SCORE_KEYS}))
         return by_segment

@@ -17,6 +17,7 @@ import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..documents import read_json
 from ..errors import InputError
 from ..store.store_check import BUILD_HINT, REQUIRED_TABLES, check_store_file, check_store_path, translate
 from .scores_index import SCORE_KEYS, ScoresIndex
@@ -62,8 +63,8 @@ def evaluation_store_path(evaluation_dir: str | Path) -> Path | None:
     """The store an evaluation was run on (from its manifest), if recorded and present."""
     manifest = Path(evaluation_dir) / "evaluation.manifest.json"
     try:
-        store = json.loads(manifest.read_text(encoding="utf-8"))["inputs"]["store"]
-    except (OSError, ValueError, KeyError, TypeError):
+        store = read_json(manifest, "evaluation manifest", "run evaluate again")["inputs"]["store"]
+    except (InputError, KeyError, TypeError):
         return None
     return Path(store) if store and Path(store).exists() else None
 

@@ -17,13 +17,14 @@ torch and transformers are imported lazily, so that QGIS never imports them.
 from __future__ import annotations
 
 import hashlib
-import json
 import logging
 from pathlib import Path
 from typing import Any
 
+from ..documents import read_json
 from ..errors import InputError
 from ..manifest import file_sha256
+from ..models.provenance import provenance_label
 from .options import OFFLINE_MODEL_FOLDER, PAPER_MODEL
 
 log = logging.getLogger("geofidelity")
@@ -140,9 +141,7 @@ def _load(ref: str, attention: str | None):
         kwargs = {"attn_implementation": attention} if attention else {}
         model = transformers.AutoModel.from_pretrained(local_model(ref), local_files_only=True,
                                                        trust_remote_code=False, **kwargs)
-        processor_file = Path(source) / "preprocessor_config.json"
-        settings = json.loads(processor_file.read_text()) if processor_file.exists() else {}
-    except (OSError, ValueError, json.JSONDecodeError) as exc:
+    except (OSError, ValueError) as exc:
         raise InputError(f"model {ref} cannot be loaded as a transformers ViT: {str(exc).splitlines()[0]} — "
                          f"give a DINO/DINOv2 folder ({OFFLINE_MODEL_FOLDER}, made by `make models`) or "
                          f"download {PAPER_MODEL} with `python -m geofidelity_plugin models download "
@@ -150,6 +149,10 @@ def _load(ref: str, attention: str | None):
     finally:
         if bars:
             transformers.utils.logging.enable_progress_bar()
+    processor_file = Path(source) / "preprocessor_config.json"
+    settings = read_json(processor_file, "the model's preprocessor_config.json",
+                         "restore it (save_pretrained writes it; a download brings it), or give another model "
+                         f"folder (e.g. {OFFLINE_MODEL_FOLDER}, made by `make models`)") if processor_file.exists() else {}
     return model, settings, folder or Path(source)
 
 
@@ -180,13 +183,7 @@ def _last_key_projection(model):
 
 
 def _describe(ref: str, folder: Path, model, input_size: int, key_module: str, tokens: int) -> dict[str, Any]:
-    label = ref
-    provenance = folder / "PROVENANCE.json"
-    if provenance.exists():
-        try:
-            label = json.loads(provenance.read_text()).get("label") or label
-        except (OSError, json.JSONDecodeError) as exc:
-            log.warning("unreadable %s: %s", provenance, exc)
+    label = provenance_label(folder) or ref
     weights = sorted(folder.glob("*.safetensors")) or sorted(folder.glob("pytorch_model*.bin"))
     digest = hashlib.sha256("".join(file_sha256(path) for path in weights).encode())
     model_type = getattr(model.config, "model_type", None)

@@ -113,8 +113,10 @@ def score_rasters(generated: str | Path, reference: str | Path, out: str | Path,
 
 
 def _images(folder: Path) -> dict[str, Path]:
-    if not folder.is_dir():
-        raise InputError(f"image folder {folder} not found — give a folder of map images")
+    from ..locations import FOLDER, check_location
+
+    folder = check_location(folder, FOLDER, what="image folder", fix="give a folder of map images",
+                            missing="check the path: it was not found")
     return {p.relative_to(folder).with_suffix("").as_posix(): p for p in sorted(folder.rglob("*"))
             if p.is_file() and p.suffix.lower() in IMAGE_SUFFIXES}
 

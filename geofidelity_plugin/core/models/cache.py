@@ -14,13 +14,13 @@ straight in the snapshot, no links) is still read as it is.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import atomic
+from ..documents import read_json
 from ..errors import InputError
 from .registry import ModelEntry, is_commit
 
@@ -43,6 +43,17 @@ def models_root(models_dir: str | os.PathLike | None = None) -> Path:
     """The models folder the manager writes to (see the module's docstring for the order)."""
     given = str(models_dir or "").strip() or os.environ.get("GEOFIDELITY_MODELS_DIR", "").strip()
     return Path(given).expanduser() if given else hub_cache()
+
+
+def check_models_folder(root: Path, writable: bool = False) -> Path:
+    """``root`` when it is (or, for a writer, can become) a models folder; else an
+    :class:`InputError` fitting the case (a file, a dangling link, a path under a file, read-only)
+    — the check ``doctor`` reports too (``core/locations.py``)."""
+    from ..locations import FOLDER, check_location
+
+    return check_location(root, FOLDER, what="models folder", writable=writable, must_exist=False,
+                          fix="correct --models-dir (in QGIS: Models folder in Settings › Options › GeoFidelity) "
+                              "or GEOFIDELITY_MODELS_DIR")
 
 
 def other_models_dir(folder) -> Path | None:
@@ -84,9 +95,17 @@ def record_path(root: Path, repo_id: str, commit: str) -> Path:
 
 
 def read_record(root: Path, repo_id: str, commit: str) -> dict | None:
+    """The model manager's record of a download, or None when there is none or it cannot be read:
+    the download then starts its record afresh and checks every file again."""
+    return _document(record_path(root, repo_id, commit), "the download record")
+
+
+def _document(path: Path, what: str) -> dict | None:
+    """``path`` read as a JSON object, or None when it is missing or cannot be read — for the files
+    whose loss only costs a check (a record, a pipeline index that makes a folder look complete)."""
     try:
-        return json.loads(record_path(root, repo_id, commit).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        return read_json(path, what, "it is ignored")
+    except InputError:
         return None
 
 
@@ -111,11 +130,8 @@ def looks_like_model(folder: Path) -> bool:
     """A model's configuration is there; for a pipeline, every component folder it names."""
     if (folder / "config.json").is_file():
         return True
-    try:
-        index = json.loads((folder / "model_index.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return False
-    return all((folder / name).is_dir() for name in pipeline_components(index))
+    index = _document(folder / "model_index.json", "the pipeline index")
+    return index is not None and all((folder / name).is_dir() for name in pipeline_components(index))
 
 
 def pipeline_components(index: dict) -> list[str]:
@@ -199,11 +215,9 @@ def recorded_commit(root: Path, repo_id: str, revision: str) -> str | None:
     except OSError:
         return None
     for path in records:
-        try:
-            if json.loads(path.read_text(encoding="utf-8")).get("revision") == revision:
-                return path.stem
-        except (OSError, ValueError):
-            continue
+        record = _document(path, "the download record")
+        if record is not None and record.get("revision") == revision:
+            return path.stem
     return None
 
 

@@ -14,13 +14,15 @@ valid: they are found, verified and completed as they are.
 """
 from __future__ import annotations
 
-import json
+import contextlib
 import os
 import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .. import state_files
+from ..documents import read_json
 from ..errors import InputError
 from ..progress import Progress, check_cancel
 from .cache import (LocalState, other_models_dir, blob_checksum, check_file, local_state, models_root,
@@ -98,10 +100,8 @@ def download_model(entry: ModelEntry, root: Path, client: HubClient,
     index_spec = next((_spec(s) for s in siblings if s.get("rfilename") == "model_index.json"), None)
     if index_spec is not None:  # read from its blob; linked into the snapshot only at the end
         blob, _ = client.fetch_blob(entry, commit, index_spec, root)
-        try:
-            index = json.loads(blob.read_text(encoding="utf-8"))
-        except (ValueError, UnicodeDecodeError):
-            raise InputError(f"model_index.json of {entry.repo_id} is not JSON — not a diffusers pipeline") from None
+        index = read_json(blob, f"model_index.json of {entry.repo_id} (revision {commit[:7]}), kept as",
+                          "the repository is not a diffusers pipeline the loaders can read; check the model id")
     files = select_files(siblings, index)
     if not any(f["path"] in ENTRY_FILES for f in files):
         raise InputError(f"{entry.repo_id} (revision {commit[:7]}) has no config.json or model_index.json at its top "
@@ -111,7 +111,7 @@ def download_model(entry: ModelEntry, root: Path, client: HubClient,
     paths = {f["path"] for f in files}
     verified = set(record.get("verified") or []) & paths
     for bad in record.get("failed") or []:  # what verify found damaged is fetched anew
-        discard(snapshot / bad)
+        discard(snapshot / bad, snapshot)
         verified.discard(bad)
     record = {"repo_id": entry.repo_id, "name": entry.name, "revision": entry.revision, "commit": commit,
               "endpoint": client.endpoint, "layout": "hf-cache", "files": files, "verified": sorted(verified),
@@ -128,7 +128,7 @@ def download_model(entry: ModelEntry, root: Path, client: HubClient,
         if spec["path"] not in verified and target.is_file() and check_file(target, spec) is None:
             verified.add(spec["path"])  # written earlier (or by another tool) and matching the Hub
         if spec["path"] not in verified:
-            discard(target)
+            discard(target, snapshot)
             before = done
 
             def on_size(n, before=before):
@@ -152,14 +152,21 @@ def download_model(entry: ModelEntry, root: Path, client: HubClient,
     return result
 
 
-def discard(path: Path) -> None:
+def discard(path: Path, snapshot: Path) -> None:
     """Remove a snapshot file that does not match the Hub, and the blob it links to (a damaged
-    blob would otherwise be linked again)."""
+    blob would otherwise be linked again) — only inside this model's folder: a name (from the
+    download record) that leads out of ``snapshot``, or a link to a file outside the model's
+    ``blobs/``, deletes nothing there (:mod:`..state_files`)."""
+    inside = os.path.normpath(path)
+    if not inside.startswith(os.path.normpath(snapshot) + os.sep):
+        return
     if path.is_symlink():
         blob = Path(os.path.realpath(path))
-        if blob.parent.name == "blobs":
-            blob.unlink(missing_ok=True)
-    path.unlink(missing_ok=True)
+        if blob.parent == Path(os.path.realpath(snapshot.parent.parent / "blobs")):
+            with contextlib.suppress(state_files.NotARegularFile):
+                state_files.remove_owned(blob, what="the model blob")
+    with contextlib.suppress(state_files.NotARegularFile):  # a folder there is left
+        state_files.remove_owned(path, what="the model file", links=True)
 
 
 def _now() -> str:
@@ -216,9 +223,11 @@ def verify_model(entry: ModelEntry, roots: list[Path], client: HubClient | None 
 
 
 def _local_index(folder: Path) -> dict | None:
+    """The snapshot's pipeline index, or None when it has none or it cannot be read (then only the
+    files the model manager recorded are checked)."""
     try:
-        return json.loads((folder / "model_index.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        return read_json(folder / "model_index.json", "the pipeline index", "it is ignored")
+    except InputError:
         return None
 
 

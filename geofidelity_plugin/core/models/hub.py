@@ -23,7 +23,9 @@ from pathlib import Path
 from typing import Callable
 from urllib.parse import urlsplit
 
+from .. import state_files
 from ..errors import InputError, RemoteServiceError
+from ..network import ENDPOINTS, retry_after_seconds, retry_wait, timeout_message, wait_limits
 from .cache import INCOMPLETE, check_file, repo_folder
 from .registry import ModelEntry
 
@@ -72,17 +74,54 @@ def _library():
 
 
 @contextmanager
-def _hub_session(chunk_bytes: int):
-    """huggingface_hub's switches for one explicit download: online, no telemetry, small reads."""
+def _hub_session(chunk_bytes: int, endpoint: str = DEFAULT_ENDPOINT):
+    """huggingface_hub's switches for one explicit download: online, no telemetry, small reads,
+    the Hub's read limit from core/network.py (its own default is 10 s for a file's bytes and no
+    limit for a file list), and a server's ``Retry-After`` capped as everywhere (:func:`_cap_wait`)."""
     from huggingface_hub import constants
+    from huggingface_hub.utils import get_session
 
-    saved = (constants.HF_HUB_OFFLINE, constants.HF_HUB_DISABLE_TELEMETRY, constants.DOWNLOAD_CHUNK_SIZE)
+    read_s = wait_limits("hub")[1]
+    saved = (constants.HF_HUB_OFFLINE, constants.HF_HUB_DISABLE_TELEMETRY, constants.DOWNLOAD_CHUNK_SIZE,
+             constants.HF_HUB_DOWNLOAD_TIMEOUT)
     constants.HF_HUB_OFFLINE, constants.HF_HUB_DISABLE_TELEMETRY = False, True
     constants.DOWNLOAD_CHUNK_SIZE = int(chunk_bytes)
+    constants.HF_HUB_DOWNLOAD_TIMEOUT = read_s
+    session = get_session()
+    hooks = dict(session.event_hooks)
+    hook = _cap_wait(endpoint)
+    session.event_hooks = {**hooks, "response": [*hooks.get("response", []), hook]}
     try:
         yield
     finally:
-        constants.HF_HUB_OFFLINE, constants.HF_HUB_DISABLE_TELEMETRY, constants.DOWNLOAD_CHUNK_SIZE = saved
+        (constants.HF_HUB_OFFLINE, constants.HF_HUB_DISABLE_TELEMETRY, constants.DOWNLOAD_CHUNK_SIZE,
+         constants.HF_HUB_DOWNLOAD_TIMEOUT) = saved
+        session.event_hooks = {k: [h for h in v if h is not hook] for k, v in session.event_hooks.items()}
+
+
+def _cap_wait(endpoint: str):
+    """A response hook: huggingface_hub sleeps for whatever a 429/503 answer's ``Retry-After`` (or
+    rate-limit reset) says; above the cap the download stops with a message, or (``wait``) the
+    header is rewritten to the cap (:func:`..network.retry_wait`)."""
+    def hook(response) -> None:
+        if response.status_code not in (408, 429, 503):
+            return
+        headers = response.headers
+        demanded = retry_after_seconds(headers.get("Retry-After"))
+        try:
+            from huggingface_hub.utils import parse_ratelimit_headers
+
+            limit = parse_ratelimit_headers(headers)
+        except (ImportError, ValueError):
+            limit = None
+        if response.status_code == 429 and limit is not None and limit.remaining == 0:
+            demanded = float(limit.reset_in_seconds)
+        wait = retry_wait(demanded, "hub", endpoint)
+        if wait is not None and wait < demanded:
+            for name in [k for k in headers if k.lower() in ("ratelimit", "ratelimit-policy")]:
+                del headers[name]
+            headers["Retry-After"] = str(int(wait))
+    return hook
 
 
 def _progress_class(on_size: Callable[[int], None], cancel: Callable[[], None]):
@@ -131,9 +170,10 @@ class HubClient:
         (``rfilename``, ``size``, ``blobId``, ``lfs: {sha256, size}``), as the Hub's API writes them."""
         revision = revision or entry.revision
         hf = _library()
-        with _hub_session(self.chunk_bytes), self._translated(entry, f"the file list of revision {revision}"):
+        with _hub_session(self.chunk_bytes, self.endpoint), \
+                self._translated(entry, f"the file list of revision {revision}"):
             info = hf.HfApi(endpoint=self.endpoint, token=self._auth, library_name="geofidelity").model_info(
-                entry.repo_id, revision=revision, files_metadata=True)
+                entry.repo_id, revision=revision, files_metadata=True, timeout=_timeout())
         if not isinstance(getattr(info, "sha", None), str) or info.siblings is None:
             raise RemoteServiceError(f"the Hub's answer for {entry.repo_id} has no commit or file list — check "
                                      "HF_ENDPOINT, or try again later")
@@ -157,8 +197,8 @@ class HubClient:
         from huggingface_hub.utils import build_hf_headers
 
         url = hf.hf_hub_url(entry.repo_id, spec["path"], revision=commit, endpoint=self.endpoint)
-        with _hub_session(self.chunk_bytes), self._translated(entry, spec["path"]):
-            meta = hf.get_hf_file_metadata(url, token=self._auth, endpoint=self.endpoint)
+        with _hub_session(self.chunk_bytes, self.endpoint), self._translated(entry, spec["path"]):
+            meta = hf.get_hf_file_metadata(url, token=self._auth, endpoint=self.endpoint, timeout=_timeout())
             if not meta.etag:
                 raise RemoteServiceError(f"the Hub at {self.endpoint} sent no ETag for {spec['path']} of "
                                          f"{entry.repo_id} — check HF_ENDPOINT, or try again later")
@@ -167,9 +207,10 @@ class HubClient:
             if blob.is_file() and check_file(blob, spec) is None:
                 on_size(blob.stat().st_size)
                 return blob, 0
-            blob.unlink(missing_ok=True)
+            state_files.remove_owned(blob, what="the model blob")
             part = blob.with_name(blob.name + INCOMPLETE)
             part.parent.mkdir(parents=True, exist_ok=True)
+            state_files.check_target(part, "the partial download")  # never written through a link
             start = part.stat().st_size if part.exists() else 0
             if size is not None and start > int(size):
                 start = 0
@@ -183,17 +224,17 @@ class HubClient:
             else:
                 if _origin(meta.location) != _origin(url):
                     headers.pop("authorization", None)  # a CDN's signed address: the token stays on the Hub
-                with open(part, "r+b" if start else "wb") as fh:
+                with state_files.open_for_writing(part, "the partial download") as fh:  # never through a link
                     fh.seek(start)
                     fh.truncate()
                     http_get(meta.location, fh, resume_size=start, headers=headers, expected_size=size,
                              displayed_filename=spec["path"], tqdm_class=hook)
         damage = check_file(part, spec)
         if damage:
-            part.unlink(missing_ok=True)
+            state_files.remove_owned(part, what="the partial download")
             raise RemoteServiceError(f"{spec['path']} of {entry.repo_id} arrived damaged ({damage}) — run the "
                                      "download again: the file is fetched anew")
-        os.replace(part, blob)
+        state_files.replace(part, blob, "the model blob")
         return blob, blob.stat().st_size - start
 
     @contextmanager
@@ -204,8 +245,14 @@ class HubClient:
 
         try:
             yield
-        except (httpx2.ConnectError, httpx2.TimeoutException, httpx2.RemoteProtocolError,
-                errors.OfflineModeIsEnabled) as exc:
+        except httpx2.TimeoutException as exc:  # connected (or not) and silent for the stated limit
+            connect = isinstance(exc, httpx2.ConnectTimeout)
+            limit = wait_limits("hub")[0 if connect else 1]
+            reason = (f"{'no connection' if connect else 'no answer'} within {limit:g} s; allow it longer with "
+                      f"{ENDPOINTS['hub'].setting}")  # what the models command's message quotes
+            raise HubUnreachable(timeout_message("hub", self.endpoint, limit, f" while asked for {what} of "
+                                                 f"{entry.repo_id}", connect=connect), reason) from None
+        except (httpx2.ConnectError, httpx2.RemoteProtocolError, errors.OfflineModeIsEnabled) as exc:
             reason = _reason(exc)
             raise HubUnreachable(f"cannot reach the Hugging Face Hub at {self.endpoint} ({reason}) while asking for "
                                  f"{what} of {entry.repo_id} — check the connection (or HF_ENDPOINT)",
@@ -241,17 +288,24 @@ class HubClient:
                                      "again: it goes on from the part already here") from None
 
 
+def _timeout():
+    """The Hub's connect and read limits (core/network.py) as huggingface_hub's client takes them."""
+    import httpx2
+
+    connect, read = wait_limits("hub")
+    return httpx2.Timeout(read, connect=connect)
+
+
 def link_into_snapshot(blob: Path, pointer: Path) -> None:
     """``snapshots/<commit>/<path>`` → ``../../blobs/<etag>``, as huggingface_hub lays them out;
     where links cannot be made (Windows without developer mode) the blob moves into the snapshot,
     which is what huggingface_hub does there too."""
     pointer.parent.mkdir(parents=True, exist_ok=True)
-    if pointer.is_symlink() or pointer.exists():
-        pointer.unlink()
+    state_files.remove_owned(pointer, what="the model file", links=True)
     try:
         os.symlink(os.path.relpath(blob, pointer.parent), pointer)
     except OSError:
-        os.replace(blob, pointer)
+        state_files.replace(blob, pointer, "the model file")
 
 
 def _origin(url: str) -> tuple:

@@ -1,7 +1,8 @@
 """Where a loader finds its model: every ``from_pretrained`` in GeoFidelity goes through
 :func:`local_model` and loads with ``local_files_only=True``, so that no code path downloads
 silently — downloads happen only through the model manager (``models download``), with
-progress, resume and checksums.
+progress, resume and checksums — and every folder it returns has passed
+:func:`.pickle_weights.check_model_weights` (no pickle that would run code is ever unpickled).
 
 Stdlib only.
 """
@@ -12,6 +13,7 @@ import os
 from pathlib import Path
 
 from ..errors import InputError
+from .pickle_weights import check_model_weights
 from .cache import local_state, models_root, offline, other_models_dir, search_roots
 from .registry import download_command, model_entry
 
@@ -30,7 +32,14 @@ def local_model(ref: str | os.PathLike, revision: str | None = None,
     registered revision, else ``revision``, else the newest complete one.
 
     A hub id that is not present raises :class:`ModelNotPresent` naming the model and the
-    ``models download`` command that fetches it."""
+    ``models download`` command that fetches it; a folder whose pickle weights are more than
+    tensors raises :class:`InputError` (:mod:`.pickle_weights`)."""
+    folder = _find(ref, revision, models_dir)
+    check_model_weights(folder)
+    return folder
+
+
+def _find(ref: str | os.PathLike, revision: str | None, models_dir) -> str:
     text = str(ref)
     path = Path(text).expanduser()
     if path.is_dir():

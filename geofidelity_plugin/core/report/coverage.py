@@ -11,13 +11,13 @@ found: no section, and the page says how to add one.
 from __future__ import annotations
 
 import html
-import json
 import logging
 import math
 from pathlib import Path
 from urllib.parse import quote
 
 from ..attribution import credit_lines
+from ..documents import read_json
 from ..errors import InputError
 from geofidelity_plugin.core.reference_panels.coverage.dates import histogram, histogram_unit
 from . import figures as fig
@@ -49,10 +49,9 @@ def esc(value) -> str:
 def _manifest_of(gpkg: Path) -> dict:
     path = gpkg.with_name(f"{gpkg.stem}.manifest.json")
     try:
-        value = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        return read_json(path, "coverage manifest", "run coverage again")
+    except InputError:
         return {}
-    return value if isinstance(value, dict) else {}
 
 
 def _same_file(a, b) -> bool:
@@ -193,7 +192,7 @@ def coverage_section(gpkg: Path | None, fig_dir: Path, warn=None) -> str:
                      f'height="{height}"><figcaption>Images per capture year — per month where a city\'s images '
                      "span under two years — of the images covering the segments.</figcaption></figure>")
     except fig.FigureSkipped as skipped:
-        path.unlink(missing_ok=True)
+        fig.discard_stale_figure(path)
         parts.append(f'<p class="note">Figure skipped: {esc(skipped)}</p>')
     parts.append("</section>")
     return "".join(parts)

@@ -13,19 +13,20 @@ where there is one, what is wrong, and the fix (correct the file, or run evaluat
 """
 from __future__ import annotations
 
-import csv
-import io
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..documents import read_json
 from ..errors import InputError
+from ..tables import TableSchema, read_table
 
 MANIFEST = "evaluation.manifest.json"
 PER_PANEL = "per_panel_scores.csv"
 FAILED = "failed_images.csv"
 REQUIRED = (MANIFEST, PER_PANEL)
 TABLES = ("by_condition", "by_model_L1", "deltas", "city_balanced", "clip_check")
+#: tables read when present and never reported missing: folders written before evaluate made them lack them
+LATER_TABLES = ("local_margin", "clip_top_quarter", "comparability")
 #: the columns the report reads from each CSV (others are shown when present)
 COLUMNS = {
     PER_PANEL: ("model", "condition", "segment_id", "city", "is_anchor", "cos_sim", "top1", "margin_hard"),
@@ -34,6 +35,9 @@ COLUMNS = {
     "table_deltas.csv": ("delta", "metric", "mean"),
     "table_city_balanced.csv": ("condition",),
     "table_clip_check.csv": (),
+    "table_local_margin.csv": ("condition", "model"),
+    "table_clip_top_quarter.csv": ("condition",),
+    "table_comparability.csv": ("model", "condition", "city"),
     FAILED: ("image_path", "reason"),
 }
 TEXT_COLUMNS = {"model", "condition", "segment_id", "city", "country_code", "delta", "metric",
@@ -42,11 +46,14 @@ TEXT_COLUMNS = {"model", "condition", "segment_id", "city", "country_code", "del
 NUMERIC_COLUMNS = {"n_generated", "n_reference", "cos_sim", "mmd2", "dcsf", "gads", "diversity_generated",
                    "diversity_reference", "similarity_target", "gallery_size", "rank", "top1", "reciprocal_rank",
                    "chance_adjusted_top1", "clip_score", "panels", "cities", "mean", "low", "high",
-                   "matched_pairs", "positive_pairs", "cities_positive"}
+                   "matched_pairs", "positive_pairs", "cities_positive", "local_margin", "local_margin_n",
+                   "city_mean", "fd", "kid", "kid_std", "kid_rbf", "kid_rbf_std", "kid_subset_size", "precision",
+                   "recall", "density", "coverage", "vendi", "dim", "top_quarter", "miss_rate_top_quarter",
+                   "miss_rate_all"}
 _NUMERIC_PREFIXES = ("margin_", "spearman_", "auroc_")
 #: the files of an evaluation folder written by evaluate, which a report must never replace
 EVALUATE_FILES = (MANIFEST, PER_PANEL, FAILED, "evaluation.gpkg", "tables.md",
-                  *(f"table_{n}.csv" for n in TABLES))
+                  *(f"table_{n}.csv" for n in TABLES + LATER_TABLES))
 _EVALUATE = "`python -m geofidelity_plugin evaluate --store STORE --out FOLDER` or the plugin's Evaluate algorithm"
 FIX = f"run the evaluate stage first ({_EVALUATE}) and give its output folder"
 
@@ -99,45 +106,15 @@ def read_csv(path: Path, required: tuple[str, ...] | None = None) -> list[dict]:
     from a file of that name)."""
     path = Path(path)
     required = COLUMNS.get(path.name, ()) if required is None else required
-    fix = again(path.parent)
-    try:
-        text = path.read_bytes().decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise InputError(f"{path} is not UTF-8 text (undecodable byte at position {exc.start}): it was changed "
-                         f"after evaluate wrote it — {fix}") from None
-    if not text.strip():
-        raise InputError(f"{path} is empty — {fix}")
-    if text.strip() == "(no rows)":
-        return []
-    try:
-        reader = csv.reader(io.StringIO(text))
-        header = [h.strip() for h in next(reader)]
-        missing = [c for c in required if c not in header]
-        if missing:
-            raise InputError(f"{path} lacks the column(s) {', '.join(missing)} the report needs (its columns: "
-                             f"{', '.join(header[:12])}{' …' if len(header) > 12 else ''}) — it was edited or "
-                             f"written by another tool; {fix}")
-        rows = []
-        for cells in reader:
-            if not cells:
-                continue
-            if len(cells) != len(header):
-                raise InputError(f"{path} line {reader.line_num} has {len(cells)} cells but the header has "
-                                 f"{len(header)} columns — {fix}")
-            row = {k: _typed(k, v) for k, v in zip(header, cells)}
-            _check_numbers(path, reader.line_num, row, fix)
-            rows.append(row)
-    except csv.Error as exc:
-        raise InputError(f"{path} is not a readable CSV ({exc}) — {fix}") from None
-    return rows
+    schema = TableSchema("evaluation table", tuple(required), type_of=_number_column, empty_marker="(no rows)",
+                         rows_required=False,
+                         fix=f"the file was changed after evaluate wrote it, or written by another tool; "
+                             f"{again(path.parent)}")
+    return [{k: _typed(k, v) for k, v in row.items()} for row in read_table(path, schema).rows]
 
 
-def _check_numbers(path: Path, line: int, row: dict, fix: str) -> None:
-    for column, value in row.items():
-        if isinstance(value, str) and is_numeric(column):
-            raise InputError(f"{path} line {line}, column {column}: {value[:40]!r} is not a number — the file was "
-                             f"changed after evaluate wrote it; correct the cell (or leave it empty for a missing "
-                             f"value), or {fix}")
+def _number_column(column: str) -> str | None:
+    return "float" if is_numeric(column) else None
 
 
 def _is_incomplete(folder: Path) -> bool:
@@ -152,9 +129,9 @@ def _refuse_release_folder(folder: Path) -> None:
     per-panel table to draw. The fix is the paper evaluation of the same store, spelt out from the
     folder's own manifest so that it runs as written."""
     try:
-        manifest = json.loads((folder / MANIFEST).read_bytes().decode("utf-8"))
-    except (OSError, ValueError, UnicodeDecodeError):
-        return
+        manifest = read_json(folder / MANIFEST, "evaluation manifest", again(folder), expect=None)
+    except InputError:
+        return  # load_evaluation names what is wrong with it
     options = manifest.get("options") if isinstance(manifest, dict) else None
     protocol = manifest.get("protocol") if isinstance(manifest, dict) else None
     if isinstance(options, dict):
@@ -188,18 +165,14 @@ def load_evaluation(evaluation_dir: str | Path) -> Evaluation:
                          f"failed or was interrupted before it finished) — {again(folder)}")
     if missing:
         raise InputError(f"{folder} is not an evaluation folder: {', '.join(missing)} missing — {FIX}")
-    try:
-        manifest = json.loads((folder / MANIFEST).read_bytes().decode("utf-8"))
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise InputError(f"{folder / MANIFEST} is not valid JSON ({exc}) — {again(folder)}") from None
-    if not isinstance(manifest, dict):
-        raise InputError(f"{folder / MANIFEST} is not an evaluation manifest (a JSON object, not "
-                         f"{type(manifest).__name__}) — {again(folder)}")
+    manifest = read_json(folder / MANIFEST, "evaluation manifest", again(folder))
     rows = read_csv(folder / PER_PANEL)
     if not rows:
         raise InputError(f"{folder / PER_PANEL} has no scored panel — {again(folder)}")
     absent = [f"table_{n}.csv" for n in TABLES if not (folder / f"table_{n}.csv").is_file()]
     tables = {n: [] if f"table_{n}.csv" in absent else read_csv(folder / f"table_{n}.csv") for n in TABLES}
+    tables.update({n: read_csv(folder / f"table_{n}.csv") for n in LATER_TABLES
+                   if (folder / f"table_{n}.csv").is_file()})
     failed_csv = folder / FAILED
     if failed_csv.is_file():
         failed = read_csv(failed_csv)

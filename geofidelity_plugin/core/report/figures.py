@@ -21,6 +21,18 @@ from .. import atomic
 
 log = logging.getLogger("geofidelity")
 
+
+def discard_stale_figure(path: Path) -> None:
+    """Remove an earlier run's figure that this run did not make again (a page never shows a stale
+    figure): only a PNG at the figure's own name in the report's figure folder; a link, a folder or a
+    file that is not a PNG stays, with a warning."""
+    from ..state_files import NotARegularFile, NotOurs, read_head, remove_owned
+
+    try:
+        remove_owned(path, lambda p: (read_head(p, 8) or b"") == b"\x89PNG\r\n\x1a\n", what="the figure")
+    except (NotOurs, NotARegularFile) as exc:
+        log.warning("%s", exc)
+
 DPI = 110
 JITTER_SEED = 0
 #: Prompt conditions in the protocol's order (method §4), with short axis labels.

@@ -3,23 +3,32 @@ beside the real baseline, the SEVI-mean-versus-diversity view, and the questions
 model collapses most. Read from ``<evaluation>/geodiv/`` when a GeoDiv run wrote there."""
 from __future__ import annotations
 
-import csv
 import html
 import json
 import math
 from pathlib import Path
 from urllib.parse import quote
 
+from ..documents import read_json
+from ..tables import TableSchema, read_table
+
 FOLDER = "geodiv"
 _GROUP_COLUMNS = ("vdi_entity", "vdi_background", "vdi_overall", "affluence_mean", "affluence_diversity",
                   "maintenance_mean", "maintenance_diversity", "vendi", "images")
 
 
-def _read(path: Path) -> list[dict]:
+def _fix(folder: Path) -> str:
+    return f"run geodiv again with --out {folder} (or remove that folder to leave GeoDiv out of the report)"
+
+
+def _read(path: Path, required: tuple[str, ...] = ()) -> list[dict]:
+    """A GeoDiv table (none when the run did not write it), read by the one table reader: the
+    numeric columns the section draws must hold numbers."""
     if not path.exists():
         return []
-    with path.open(newline="", encoding="utf-8") as handle:
-        return list(csv.DictReader(handle))
+    schema = TableSchema("GeoDiv table", required, rows_required=False, fix=_fix(path.parent), empty_marker="",
+                         type_of=lambda c: "float" if c in _GROUP_COLUMNS or c == "diversity" else None)
+    return [dict(row) for row in read_table(path, schema).rows]
 
 
 def _f(value) -> float:
@@ -114,7 +123,7 @@ def geodiv_section(evaluation_dir, fig_dir: Path) -> str:
         return ""
     manifest = {}
     if (folder / "geodiv_manifest.json").exists():
-        manifest = json.loads((folder / "geodiv_manifest.json").read_text(encoding="utf-8"))
+        manifest = read_json(folder / "geodiv_manifest.json", "GeoDiv manifest", _fix(folder))
     labels = [c for c in ("model", "condition", "city", "country") if c in groups[0]]
     columns = labels + [c for c in _GROUP_COLUMNS if c in groups[0]]
     models = manifest.get("models") or []
@@ -140,15 +149,16 @@ def geodiv_section(evaluation_dir, fig_dir: Path) -> str:
                      "<figcaption>Mean affluence against overall VDI per group; the star is the real "
                      "baseline.</figcaption></figure>")
     if (folder / "geodiv_convergence.png").exists():
-        import shutil
+        from .. import atomic
 
-        shutil.copyfile(folder / "geodiv_convergence.png", fig_dir / "geodiv_convergence.png")
+        atomic.write_bytes(fig_dir / "geodiv_convergence.png", (folder / "geodiv_convergence.png").read_bytes())
         src = quote(f"{fig_dir.name}/geodiv_convergence.png")
         parts.append(f'<figure><img src="{html.escape(src)}" alt="ranking convergence">'
                      "<figcaption>How the ranking of the groups by overall VDI settles with the number of images "
                      "per group (Spearman ρ with the all-image ranking; band: 5–95 % of the draws).</figcaption>"
                      "</figure>")
-    questions = [q for q in _read(folder / "geodiv_questions.csv") if q.get("axis") in ("entity", "background")]
+    questions = [q for q in _read(folder / "geodiv_questions.csv", ("axis", "diversity"))
+                 if q.get("axis") in ("entity", "background")]
     if questions:
         parts.append("<h3>Where each model collapses most</h3>")
         worst = []

@@ -120,8 +120,11 @@ def _facts(ev: Evaluation) -> str:
 def _tables(ev: Evaluation) -> str:
     conf = (ev.manifest.get("options") or {}).get("confidence", 0.95)
     boot = (ev.manifest.get("options") or {}).get("n_bootstrap", "?")
+    unit = (ev.manifest.get("options") or {}).get("bootstrap_unit", "model-segment")  # older runs: the paper's
+    kind = ("city-clustered bootstrap interval (cities resampled with all their segments; Student's t for the "
+            "number of cities)" if unit == "city" else "percentile bootstrap interval over model–segment rows")
     parts = [f'<p class="lead">Cells read <code>mean [low, high]</code>: the mean over panels with its '
-             f'{conf:.0%} percentile bootstrap interval ({esc(boot)} seeded resamples, method §7).</p>']
+             f'{conf:.0%} {kind} ({esc(boot)} seeded resamples, method §7).</p>']
     specs = (
         ("by_condition", "By prompt condition (paper Table 5)",
          ["condition", "panels", "cos_sim", "top1", "chance_adjusted_top1", "reciprocal_rank", "margin_hard",
@@ -132,7 +135,7 @@ def _tables(ev: Evaluation) -> str:
           "mmd2"], "Anchors (grey rows) are 4-image real panels scored exactly like a model's panel (§6)."),
         ("city_balanced", "City-balanced summaries",
          ["condition", "panels", "cities", "cos_sim", "top1", "margin_hard"],
-         "Resampling cities, then targets within each drawn city, so that no city dominates (§7)."),
+         "The mean of the cities' means, so that no city dominates, with its interval over resampled cities (§7)."),
         ("clip_check", "CLIP check", ["panels", "clip_model", "spearman_clip_cos_sim", "spearman_clip_top1",
                                       "auroc_clip_top1", "note"],
          "Spearman of the CLIP image–prompt score against CosSim and top-1; AUROC of CLIP for a top-1 hit (§7)."),
@@ -243,7 +246,7 @@ def _make_figures(ev: Evaluation, fig_dir: Path) -> dict[str, Path | str]:
             out[name] = build(path)
         except fig.FigureSkipped as skipped:
             log.info("report figure %s skipped: %s", name, skipped)
-            path.unlink(missing_ok=True)  # never show a stale figure of an earlier run
+            fig.discard_stale_figure(path)
             out[name] = str(skipped)
     return out
 
@@ -370,15 +373,17 @@ def write_report(evaluation_dir: str | Path, out_html: str | Path | None = None,
             fig_dir.mkdir()
             made = _make_figures(ev, fig_dir)
             from .geodiv import geodiv_section
+            from .paper_tables import paper_tables_section
 
-            extra = geodiv_section(ev.folder, fig_dir) + coverage_section(coverage_gpkg, fig_dir, warn)
+            extra = (paper_tables_section(ev, _table) + geodiv_section(ev.folder, fig_dir)
+                     + coverage_section(coverage_gpkg, fig_dir, warn))
             page = embed_figures(render(ev, made, out.parent.resolve(), title, extra), fig_dir).encode("utf-8")
             stage.path(out.name).write_bytes(page)
     except (OSError, OutputError) as exc:
         raise _not_written(out, exc) from None
     for name, result in made.items():
         if not isinstance(result, Path):  # never leave a stale figure of an earlier run beside the page
-            (out.parent / FIGURE_DIR / f"{name}.png").unlink(missing_ok=True)
+            fig.discard_stale_figure(out.parent / FIGURE_DIR / f"{name}.png")
     log.info("report written: %s", out)
     return out
 

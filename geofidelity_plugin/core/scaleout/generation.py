@@ -168,3 +168,6 @@ class _Job:
                                       models=[meta.get("model") or info], memory_plan=memory, cluster=section))
         self.store.set_meta(f"generation:{self.spec.name}",
                             {"model": meta.get("model") or info, "options": options, "memory_plan": memory})
+        from geofidelity_plugin.core.store.image_roots import add_image_root
+
+        add_image_root(self.store, self.root)  # the store's own image folder, wherever it lies (export)

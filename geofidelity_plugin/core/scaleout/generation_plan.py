@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import atomic
-from ..generation.panel_records import differences, forget_samples, image_key, recorded_key, refuse_mixing
+from ..generation.panel_records import (differences, forget_samples, image_key, recorded_key, refuse_mixing,
+                                         remove_own_images)
 from ..generation.runner import GenerationResult
 from ..generation.seeds import seed_for
 from ..store.store import BenchmarkStore, GeneratedImage
@@ -88,11 +89,9 @@ def _drop_other_runs(store: BenchmarkStore, known: dict, row, root: Path, name: 
     if not stale:
         return False
     forget_samples(store, (name, row.condition, row.segment_id), stale)
-    own = root.resolve()
-    for sample, path in stale.items():
+    for sample in stale:
         known.pop((row.condition, row.segment_id, sample), None)
-        if path.resolve().parent.parent.parent == own and path.is_file():  # {root}/{cond}/{seg}/NN.jpg
-            path.unlink()
+    remove_own_images(stale.values(), root)
     return True
 
 

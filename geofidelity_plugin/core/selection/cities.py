@@ -3,8 +3,6 @@
 """
 from __future__ import annotations
 
-import csv
-import io
 import logging
 import math
 import re
@@ -15,6 +13,7 @@ from typing import Callable
 
 from ..errors import InputError
 from ..resources import resource
+from ..tables import TableSchema, read_table
 
 log = logging.getLogger("geofidelity")
 
@@ -26,10 +25,12 @@ _ALIASES = {
     "lng": "lon", "long": "lon", "longitude": "lon", "x": "lon",
     "latitude": "lat", "y": "lat",
 }
-_DELIMITERS = (",", ";", "\t")
 _DECIMAL_COMMA = re.compile(r"\s*[-+]?\d+,\d+\s*")
 _MAX_BYTES = 50 * 1024 * 1024
-_SAVE_AS = "save it as CSV UTF-8 (in Excel: File › Save As › 'CSV UTF-8 (comma delimited)')"
+#: the one reader's schema of a city table (docs/method.md §1 "Input per city")
+SCHEMA = TableSchema("city table", REQUIRED, aliases=_ALIASES, fold_case=True, delimiters=(",", ";", "\t"),
+                     legacy_encodings=True, max_bytes=_MAX_BYTES,
+                     fix=f"a city table is a CSV with the header {', '.join(REQUIRED)} and one row per city")
 
 
 @dataclass(frozen=True)
@@ -112,57 +113,22 @@ def id_stem(city: City) -> str:
     return f"{city.country_code.lower()}-{slug(city.name)}"
 
 
-def check_distinct_cities(cities: list[City], source: str) -> None:
+def check_distinct_cities(cities: list[City], source: str, lines: list[int] | None = None) -> None:
     """Two rows whose segment ids would be the same (``Helsinki`` and ``helsinki``, FI) are refused:
-    their segments would share ids, which no later stage could tell apart."""
-    first: dict[str, City] = {}
+    their segments would share ids, which no later stage could tell apart. ``lines``: each city's
+    line in the table, named beside the clash."""
+    first: dict[str, int] = {}
     clashes = []
-    for city in cities:
-        other = first.setdefault(id_stem(city), city)
-        if other is not city:
-            clashes.append(f"{other.name!r} and {city.name!r} ({city.country_code})" if other.name != city.name
-                           else f"{city.name!r}")
+    for index, city in enumerate(cities):
+        earlier = first.setdefault(id_stem(city), index)
+        other = cities[earlier]
+        if earlier != index:
+            where = f" (lines {lines[earlier]} and {lines[index]})" if lines else ""
+            clashes.append((f"{other.name!r} and {city.name!r} ({city.country_code})" if other.name != city.name
+                            else f"{city.name!r}") + where)
     if clashes:
         raise InputError(f"{source} lists {', '.join(dict.fromkeys(clashes))} more than once (names that differ "
                          "only in case, accents or punctuation give the same segment ids) — keep one row per city")
-
-
-def _decode(path: Path, raw: bytes, warn: Callable[[str], None]) -> str:
-    """The table's text: UTF-8 (with or without BOM), UTF-16 with a BOM, else Windows-1252 — the
-    usual Excel export — with a warning."""
-    if raw.startswith(b"PK\x03\x04"):
-        raise InputError(f"city table {path} is an Excel workbook (or another zip file), not CSV "
-                         f"text — {_SAVE_AS}")
-    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
-        try:
-            return raw.decode("utf-16")
-        except UnicodeDecodeError:
-            raise InputError(f"city table {path} starts like UTF-16 text but is damaged — "
-                             f"{_SAVE_AS}") from None
-    if b"\x00" in raw:
-        raise InputError(f"city table {path} is not a text file (it holds NUL bytes) — {_SAVE_AS}")
-    try:
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        bad = raw[exc.start]
-    try:
-        text = raw.decode("cp1252")
-    except UnicodeDecodeError:  # five bytes cp1252 leaves undefined: read as Latin-1
-        text = raw.decode("latin-1")
-    warn(f"city table {path} is not UTF-8 (byte 0x{bad:02x}); it was read as Windows-1252 (cp1252, "
-         f"Latin-1), the usual Excel export — check the names, and {_SAVE_AS} to avoid this warning")
-    return text
-
-
-def _canonical(column: str) -> str:
-    key = column.strip().lower()
-    return _ALIASES.get(key, key)
-
-
-def _delimiter(text: str) -> str:
-    """``,``, or ``;`` / tab (Excel in many European locales) when that splits the header better."""
-    header = text.split("\n", 1)[0]
-    return max(_DELIMITERS, key=lambda d: (sum(_canonical(c) in REQUIRED for c in header.split(d)), d == ","))
 
 
 def _number_text(value):
@@ -173,43 +139,13 @@ def _number_text(value):
 
 
 def read_city_table(path: str | Path, warn: Callable[[str], None] | None = None) -> list[City]:
-    """Read a CSV city table. Column names are case-insensitive; common aliases are accepted
-    (city, iso2, longitude, latitude, …); ``;`` or tab separators and decimal commas are read as
-    Excel writes them. ``warn`` receives a warning when the file is not UTF-8."""
+    """Read a CSV city table through the one table reader (:mod:`..tables`). Column names are
+    case-insensitive; common aliases are accepted (city, iso2, longitude, latitude, …); ``;`` or
+    tab separators, decimal commas, UTF-16 and Windows-1252 are read as Excel writes them, the
+    encodings with a warning through ``warn``."""
     path = Path(path).expanduser()
-    expected = f"a CSV with the header {', '.join(REQUIRED)} and one row per city"
-    if path.is_dir():
-        raise InputError(f"city table {path} is a folder — give {expected}")
-    if not path.is_file():
-        raise InputError(f"city table not found: {path} — give {expected}")
-    if path.stat().st_size > _MAX_BYTES:
-        raise InputError(f"city table {path} is {path.stat().st_size / 1e6:.0f} MB — too large for a "
-                         f"table of cities; check the path (expected {expected})")
-    raw = path.read_bytes()
-    if not raw.strip():
-        raise InputError(f"city table {path} is empty — give {expected}")
-    text = _decode(path, raw, warn or log.warning)
-    try:
-        reader = csv.DictReader(io.StringIO(text, newline=""), delimiter=_delimiter(text))
-        header = reader.fieldnames or []
-        mapping = {}
-        for column in header:
-            key = _canonical(column)
-            if key in REQUIRED and key not in mapping:
-                mapping[key] = column
-        missing = [c for c in REQUIRED if c not in mapping]
-        if missing:
-            raise InputError(f"city table {path} lacks column(s) {', '.join(missing)}; found "
-                             f"{', '.join(header) or 'no header'} — the header must name "
-                             f"{', '.join(REQUIRED)}")
-        cities = []
-        for i, row in enumerate(reader, start=2):
-            name, country, code, lon, lat = (row.get(mapping[c]) for c in REQUIRED)
-            cities.append(make_city(name, country, code, _number_text(lon), _number_text(lat),
-                                    where=f"{path.name} row {i}"))
-    except csv.Error as exc:
-        raise InputError(f"city table {path} is not a readable CSV file ({exc}) — {_SAVE_AS}") from None
-    if not cities:
-        raise InputError(f"city table {path} has a header but no rows — add one row per city")
-    check_distinct_cities(cities, f"city table {path}")
+    table = read_table(path, SCHEMA, warn=warn or log.warning)
+    cities = [make_city(row["name"], row["country"], row["country_code"], _number_text(row["lon"]),
+                        _number_text(row["lat"]), where=f"{path.name} line {row.line}") for row in table.rows]
+    check_distinct_cities(cities, f"city table {path}", [row.line for row in table.rows])
     return cities

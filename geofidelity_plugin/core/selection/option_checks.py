@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+from ..documents import parse_json_text
 from ..errors import InputError
 from ..option_checks import RULES, argparse_number, check_number, rule_problem  # noqa: F401 (shared)
 
@@ -16,12 +17,7 @@ def parse_road_classes(text: str) -> dict[str, tuple[str, ...]]:
     is wrong and shows an example."""
     fix = ("give a JSON object mapping each class to a list of OSM highway values, "
            f"e.g. {ROAD_CLASSES_EXAMPLE}")
-    try:
-        value = json.loads(text)
-    except ValueError as exc:
-        raise InputError(f"road classes {text!r} are not JSON ({exc.msg}) — {fix}") from None
-    if not isinstance(value, dict):
-        raise InputError(f"road classes {text!r} are not a JSON object — {fix}")
+    value = parse_json_text(text, f"road classes {text!r}", fix)
     classes: dict[str, tuple[str, ...]] = {}
     for name, highways in value.items():
         if not isinstance(highways, list) or not all(isinstance(h, str) and h.strip() for h in highways):

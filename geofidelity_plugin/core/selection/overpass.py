@@ -9,7 +9,6 @@ file that no longer parses is deleted and fetched again.
 """
 from __future__ import annotations
 
-import email.utils
 import hashlib
 import json
 import logging
@@ -22,9 +21,11 @@ from urllib.parse import urlsplit, urlunsplit
 
 import requests
 
+from .. import state_files
 from ..atomic import write_json
 from ..errors import GeoFidelityError, InputError, RemoteServiceError, describe_os_error
 from ..manifest import __version__
+from ..network import retry_after_seconds, retry_wait, timeout_message, wait_limits
 from ..progress import Progress, check_cancel
 from .options import DEFAULT_OVERPASS_ENDPOINT
 from .osm_data import OsmData
@@ -38,10 +39,18 @@ DEFAULT_ENDPOINT = DEFAULT_OVERPASS_ENDPOINT
 USER_AGENT = f"GeoFidelity-QGIS-plugin/{__version__} (road-segment selection; python-requests)"
 RETRYABLE_STATUS = frozenset({429, 502, 503, 504})
 _FAILED_REMARK = re.compile(r"timed out|out of memory", re.IGNORECASE)
-_CONNECT_TIMEOUT_S = 15.0
 _SLEEP_SLICE_S = 0.25
-_MAX_RETRY_AFTER_S = 600.0
+#: attempts for an endpoint that has stayed silent every time so far in this run: a hung server or
+#: a wrong address does not heal in a back-off
+_SILENT_ATTEMPTS = 2
 _CHUNK_BYTES = 1 << 16
+
+
+def _is_cache_entry(path: Path) -> bool:
+    """A file this cache wrote: its name, and a JSON object or what a disk fault left of one (no
+    text at all) — never a text file of someone else's that found its way into the cache folder."""
+    return bool(re.fullmatch(r"overpass_[0-9a-f]{64}\.json", path.name)) and \
+        state_files.cache_entry_is_ours(path, b"{")
 
 
 def _num(value: float, digits: int) -> str:
@@ -71,23 +80,9 @@ def build_query(lon: float, lat: float, radius_m: float, timeout_s: int) -> str:
 class _Retryable(Exception):
     """One failed attempt that is worth repeating after a pause."""
 
-    def __init__(self, reason: str, retry_after: float | None = None):
+    def __init__(self, reason: str, retry_after: float | None = None, silent: bool = False, heard: bool = True):
         super().__init__(reason)
-        self.reason, self.retry_after = reason, retry_after
-
-
-def _retry_after_seconds(header: str | None) -> float | None:
-    """``Retry-After`` as delta-seconds or as an HTTP date (RFC 9110 §10.2.3)."""
-    if not header:
-        return None
-    header = header.strip()
-    if header.isdigit():
-        return min(float(header), _MAX_RETRY_AFTER_S)
-    try:
-        when = email.utils.parsedate_to_datetime(header)
-    except (TypeError, ValueError):
-        return None
-    return min(max(when.timestamp() - time.time(), 0.0), _MAX_RETRY_AFTER_S)
+        self.reason, self.retry_after, self.silent, self.heard = reason, retry_after, silent, heard
 
 
 def _error_text(body: bytes, limit: int = 400) -> str:
@@ -185,7 +180,10 @@ class OverpassClient:
     def _download(self, query: str, progress: Progress | None) -> dict:
         attempts = self.max_retries + 1
         last = "no answer"
+        answered = False
         for attempt in range(attempts):
+            if attempt >= attempts:
+                break
             check_cancel(progress, "the Overpass request")
             if progress is not None:
                 progress.info(f"Overpass request to {self.endpoint_label} "
@@ -194,9 +192,12 @@ class OverpassClient:
                 payload = self._attempt(query, progress)
             except _Retryable as failure:
                 last = failure.reason
+                answered = answered or failure.heard
+                if failure.silent and not answered:
+                    attempts = min(attempts, _SILENT_ATTEMPTS)
                 log.warning("Overpass %s: %s", self.endpoint_label, last)
                 if attempt + 1 < attempts:
-                    delay = failure.retry_after
+                    delay = retry_wait(failure.retry_after, "overpass", self.endpoint_label)
                     if delay is None:
                         delay = self.backoff_s * 2 ** attempt
                         delay *= 1.0 + self.jitter * self._rng.random()
@@ -210,21 +211,24 @@ class OverpassClient:
 
     def _attempt(self, query: str, progress: Progress | None) -> dict:
         headers = {"User-Agent": USER_AGENT, "Accept": "application/json"}
+        limits = wait_limits("overpass", self.timeout_s + 30.0)  # the query's own limit, then 30 s
         try:
             with self.session.post(self.endpoint, data={"data": query}, headers=headers,
-                                   timeout=(_CONNECT_TIMEOUT_S, self.timeout_s + 30.0),
-                                   stream=True) as response:
+                                   timeout=limits, stream=True) as response:
                 status = response.status_code
                 content_type = response.headers.get("Content-Type") or ""
-                retry_after = _retry_after_seconds(response.headers.get("Retry-After"))
+                retry_after = retry_after_seconds(response.headers.get("Retry-After"))
                 body = bytearray()
                 for chunk in response.iter_content(_CHUNK_BYTES):
                     check_cancel(progress, "the Overpass download")
                     body.extend(chunk)
-        except (requests.ConnectionError, requests.Timeout,
-                requests.exceptions.ChunkedEncodingError) as exc:
+        except requests.Timeout as exc:  # connected (or not) and silent for the stated limit
+            connect = isinstance(exc, requests.ConnectTimeout)
+            raise _Retryable(timeout_message("overpass", self.endpoint_label, limits[0] if connect else limits[1],
+                                             connect=connect), silent=True, heard=False) from exc
+        except (requests.ConnectionError, requests.exceptions.ChunkedEncodingError) as exc:
             raise _Retryable(f"could not reach the endpoint ({type(exc).__name__}: "
-                             f"{self._redact(str(exc))[:200]})") from exc
+                             f"{self._redact(str(exc))[:200]})", heard=False) from exc
         except requests.RequestException as exc:
             raise RemoteServiceError(f"Overpass request to {self.endpoint_label} failed: "
                                      f"{self._redact(str(exc))}") from exc
@@ -303,8 +307,10 @@ class OverpassClient:
             else:
                 reason = "it is not valid JSON — truncated or damaged"
             try:
-                path.unlink()
+                state_files.remove_owned(path, _is_cache_entry, "the Overpass cache file")
                 done = "it was deleted and the answer is fetched again"
+            except (state_files.NotOurs, state_files.NotARegularFile) as refusal:
+                done = f"{str(refusal).split(' — ')[0]} — it is left as it is; fetching again"
             except OSError as unlink_error:
                 done = f"it could not be deleted ({describe_os_error(unlink_error, path)}); fetching again"
             self._warn(f"the Overpass cache file {path} could not be used ({reason}); {done}", progress)
@@ -316,6 +322,8 @@ class OverpassClient:
                      progress: Progress | None) -> None:
         if path is None:
             return
+        if state_files.path_kind(path) == "file" and not _is_cache_entry(path):
+            return  # a file this cache did not write is never overwritten (said when it was read)
         record = {"endpoint": self.endpoint_label, "query": query, "payload": payload,
                   "fetched_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
         try:

@@ -12,7 +12,7 @@ import json
 import logging
 import re
 import sqlite3
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Iterator
@@ -21,7 +21,7 @@ from ..errors import InputError
 from . import writer_lock
 from .sqlite_locks import DEFAULT_LOCK_TIMEOUT_S, is_busy, wait_patiently
 from .store_check import (add_columns_statements, check_store_db, check_store_file, check_store_path,
-                          missing_columns, read_only_upgrade, reading, schema_columns, translate)
+                          disk_failures, missing_columns, read_only_upgrade, reading, schema_columns, translate)
 
 log = logging.getLogger("geofidelity")
 
@@ -202,13 +202,15 @@ class BenchmarkStore:
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
         self._take_writer_lock()  # every write holds the store's writer lock (a no-op once held)
-        self.db.execute("BEGIN IMMEDIATE")
-        try:
-            yield self.db
-        except BaseException:
-            self.db.execute("ROLLBACK")
-            raise
-        self.db.execute("COMMIT")
+        with disk_failures(self.path):  # a full disk named as such, never as damage
+            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self.db
+            except BaseException:
+                with suppress(sqlite3.OperationalError):  # SQLite may have rolled back already
+                    self.db.execute("ROLLBACK")
+                raise
+            self.db.execute("COMMIT")
 
     # -- paths -------------------------------------------------------------------------------
     def relative(self, path: str | Path) -> str:

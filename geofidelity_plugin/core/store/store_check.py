@@ -6,12 +6,14 @@ initialised or changed.
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import re
 import sqlite3
 from pathlib import Path
 
+from .. import state_files
 from ..errors import InputError
 from .sqlite_locks import is_busy
 
@@ -42,7 +44,15 @@ def check_store_path(path) -> Path:
 
 
 def check_store_file(path: Path, create: bool) -> bool:
-    """Check ``path`` before SQLite opens it; ``True`` when a new store is to be created there."""
+    """Check ``path`` before SQLite opens it; ``True`` when a new store is to be created there.
+    A new store is never made through a link (SQLite would create the link's target, wherever
+    it points) nor over a fifo or a device (:mod:`..state_files`)."""
+    kind = state_files.path_kind(path)
+    if kind == "symbolic link" and (not path.exists() or (create and path.is_file() and not path.stat().st_size)):
+        raise InputError(state_files.kind_message(path, kind, "the benchmark store")
+                         .replace("give the real path", "give the real path of the store"))
+    if kind not in (None, "file", "folder", "symbolic link"):
+        raise InputError(state_files.kind_message(path, kind, "the benchmark store"))
     if path.is_dir():
         raise InputError(f"the benchmark store {path} is a folder — give the .sqlite file, e.g. "
                          f"{path / 'benchmark.sqlite'}")
@@ -57,8 +67,9 @@ def check_store_file(path: Path, create: bool) -> bool:
         with open(path, "rb") as fh:
             head = fh.read(len(SQLITE_MAGIC))
     except OSError as exc:
-        raise InputError(f"the benchmark store {path} cannot be read ({exc.strerror or exc}) — check its "
-                         "permissions") from None
+        diagnosis = state_files.diagnose_os_error(exc, path, "the benchmark store")
+        raise InputError(diagnosis or f"the benchmark store {path} cannot be read ({exc.strerror or exc}) — check "
+                         "its permissions") from None
     if not head:
         if create:
             return True  # an empty file holds nothing that could be lost
@@ -91,9 +102,30 @@ def check_store_db(db: sqlite3.Connection, path: Path, schema_objects=()) -> boo
     return all(name in objects for name in schema_objects)
 
 
+@contextlib.contextmanager
+def disk_failures(path: Path):
+    """SQLite's report of a full, read-only or failing disk during a write, as a message naming
+    the store and saying that it is not damaged (the transaction was rolled back)."""
+    try:
+        yield
+    except sqlite3.Error as exc:
+        diagnosis = state_files.diagnose_os_error(exc, path, "the benchmark store")
+        if diagnosis is None or is_busy(exc):
+            raise
+        raise InputError(diagnosis) from None
+
+
 def translate(exc: Exception, path: Path) -> InputError:
-    """An SQLite (or decoding) failure while reading the store, as a message for the user."""
+    """An SQLite (or decoding) failure while reading the store, as a message for the user: a full,
+    read-only or failing disk first (:func:`..state_files.diagnose_os_error`), damage only when
+    it is none of those — advice to restore a store that is whole would throw it away."""
     text = str(exc)
+    if isinstance(exc, sqlite3.OperationalError) and ("locked" in text or "busy" in text):
+        return InputError(f"the benchmark store {path} is locked by another program for too long — "
+                          "wait for the other GeoFidelity run to finish (or close it) and try again")
+    diagnosis = state_files.diagnose_os_error(exc, path, "the benchmark store")
+    if diagnosis and not ("readonly" in text or "read-only" in text):
+        return InputError(diagnosis)
     if isinstance(exc, sqlite3.OperationalError):
         if "locked" in text or "busy" in text:
             return InputError(f"the benchmark store {path} is locked by another program for too long — "

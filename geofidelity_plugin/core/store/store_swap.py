@@ -15,6 +15,7 @@ import tempfile
 from pathlib import Path
 from typing import Iterator
 
+from .. import state_files
 from ..output_paths import check_output_file
 from . import writer_lock
 from .store import BenchmarkStore
@@ -73,9 +74,8 @@ def _replacing(target: Path) -> Iterator[BenchmarkStore]:
             yield store
         with open(tmp, "rb") as fh:
             os.fsync(fh.fileno())
-        os.replace(tmp, target)
+        state_files.replace(tmp, target, "the benchmark store")
     except BaseException:
         for leftover in (tmp, *(Path(f"{tmp}{s}") for s in ("-wal", "-shm", "-journal"))):
-            with contextlib.suppress(FileNotFoundError):
-                leftover.unlink()
+            state_files.discard_temporary(leftover)
         raise

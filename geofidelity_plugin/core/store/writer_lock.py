@@ -12,10 +12,16 @@ holder dies, so a killed run never leaves a stale lock behind.
 A second writer waits — saying at once who holds the store — for up to its lock timeout, then
 is refused with the holder named. Inside one process the lock is re-entrant (a command that
 opens the store twice, or copies it before replacing it, holds it once).
+
+The lock file is made and opened through :mod:`..state_files`: never through a link (a link
+planted in a shared folder would have the next writer overwrite its target), never a folder or a
+fifo (a writer would run with no lock at all) — those are refused, naming the path. It begins
+with :data:`SIGNATURE`; a file of that name without it is never overwritten or deleted.
 """
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
 import socket
@@ -24,6 +30,7 @@ import threading
 import time
 from pathlib import Path
 
+from .. import state_files
 from ..errors import InputError
 from .sqlite_locks import DEFAULT_LOCK_TIMEOUT_S
 
@@ -34,6 +41,10 @@ POLL_S = 0.2
 NAMING_GRACE_S = 2.0
 #: the holder in words before it has named itself
 UNNAMED = "another run (it has not said who it is yet)"
+#: how every lock file begins (byte 0 is the one Windows locks, so a space), then the holder record
+SIGNATURE = b" geofidelity-writer-lock 1\n"
+#: how the lock files of the versions before the signature began (a space, then the holder record)
+_OLDER_SIGNATURE = b' {"pid": '
 
 _held: dict[str, list] = {}   # resolved store path → [count, file object]
 _guard = threading.Lock()
@@ -89,11 +100,14 @@ def _unlock(fh) -> None:
 
 def describe_holder(path: Path) -> str:
     """Who holds the lock file ``path``, in words (``pid 123 on host x: `…`, since 22:15:03``)."""
+    data = state_files.read_head(path, 4096) or b""
+    if data.startswith(SIGNATURE):
+        data = data[len(SIGNATURE):]
     try:
-        with open(path, "rb") as fh:
-            fh.seek(1)  # byte 0 is the one Windows locks
-            info = json.loads(fh.read().decode("utf-8") or "{}")
-    except (OSError, ValueError):
+        info = json.loads(data[1:].decode("utf-8") or "{}") if data.startswith(b" ") else {}
+    except ValueError:
+        info = {}
+    if not isinstance(info, dict):
         info = {}
     if not info:
         return UNNAMED
@@ -102,16 +116,67 @@ def describe_holder(path: Path) -> str:
             f"running since {since}")
 
 
+def _refusal(path: Path, store: Path, problem: str) -> InputError:
+    return InputError(f"the writer lock of the benchmark store {store} cannot be taken: {problem}. Two runs "
+                      f"must never write one store at once, so this run does not start — once no GeoFidelity run "
+                      f"uses the store, move {path} away (or delete it if you know what it is), then run again")
+
+
+def _open(path: Path, store: Path):
+    """The lock file at ``path``, made by this call (with the signature) or the one a run made;
+    a link, a folder, a fifo, or a file without the signature is refused."""
+    try:
+        fd = state_files.open_new(path)
+    except FileExistsError:
+        try:
+            fd = state_files.open_existing(path, "the lock file")
+        except state_files.NotARegularFile as exc:
+            raise _refusal(path, store, str(exc).split(" — ")[0]) from None
+        except FileNotFoundError:
+            return None  # the holder removed it just now: try again
+        return os.fdopen(fd, "r+b")
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:  # a link made between the two opens
+            raise _refusal(path, store, state_files.kind_message(path, "symbolic link", "the lock file")
+                           .split(" — ")[0]) from None
+        raise
+    fh = os.fdopen(fd, "r+b")
+    try:
+        fh.write(SIGNATURE)  # the first thing in it: from here on it is known as ours
+        fh.flush()
+    except BaseException:
+        fh.close()
+        state_files.discard_temporary(path)  # made by this call a moment ago
+        raise
+    return fh
+
+
+def _is_ours(fh) -> bool:
+    """The open lock file holds nothing but a lock record (or nothing yet: a run between making
+    it and signing it) — never another file that happens to have its name."""
+    fh.seek(0)
+    head = fh.read(len(SIGNATURE))
+    return (SIGNATURE.startswith(head) or head.startswith(_OLDER_SIGNATURE)
+            or _OLDER_SIGNATURE.startswith(head))
+
+
 def _open_locked(path: Path, store: Path, timeout_s: float, warn):
     """The lock file ``path``, open and locked by this process (waiting up to ``timeout_s``)."""
     start, warned = time.monotonic(), False
     while True:
-        fh = open(path, "a+b")
+        fh = _open(path, store)
+        if fh is None:
+            continue
         if _try_lock(fh):
             try:  # the file may have been removed by the holder that just left: lock the one at ``path``
-                same = os.path.samestat(os.fstat(fh.fileno()), os.stat(path))
+                same = os.path.samestat(os.fstat(fh.fileno()), os.lstat(path))
             except FileNotFoundError:
                 same = False
+            if same and not _is_ours(fh):
+                _unlock(fh)
+                fh.close()
+                raise _refusal(path, store, f"{path} is not a GeoFidelity lock file (it holds other data, which "
+                                            "is left as it is)")
             if same:
                 return fh
             _unlock(fh)
@@ -149,7 +214,7 @@ def acquire(store_path: str | os.PathLike, timeout_s: float = DEFAULT_LOCK_TIMEO
             "since": time.time()}
     fh.seek(0)
     fh.truncate()
-    fh.write(b" " + json.dumps(info).encode("utf-8"))
+    fh.write(SIGNATURE + b" " + json.dumps(info).encode("utf-8"))
     fh.flush()
     with _guard:
         _held[key] = [1, fh]
@@ -168,7 +233,9 @@ def release(key: str) -> None:
         del _held[key]
     fh = entry[1]
     with contextlib.suppress(OSError):  # removed while still locked: a waiting writer re-checks the path
-        os.unlink(lock_file(key))
+        path = lock_file(key)
+        if os.path.samestat(os.fstat(fh.fileno()), os.lstat(path)):  # the very file it holds, nothing else
+            state_files.remove_owned(path, what="the lock file")
     with contextlib.suppress(OSError):
         _unlock(fh)
     fh.close()

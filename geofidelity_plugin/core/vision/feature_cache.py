@@ -9,11 +9,16 @@ Why SQLite: several processes (a QGIS task and a CLI run, or parallel workers) m
 cache. In WAL mode readers never block the writer; each :meth:`FeatureCache.put_many` is one
 ``BEGIN IMMEDIATE`` transaction, so a writer killed mid-batch leaves nothing of that batch (the
 rollback happens at the next open) and a row is either wholly there or absent. On read a row
-whose length or CRC does not match is treated as a miss and deleted, so even a damaged file is
-never trusted. A cache file that is not SQLite or fails SQLite's quick check at open is deleted
-and rebuilt, with a warning naming it (it only ever holds what can be recomputed); a write that
-fails (a full disk) is a warning, not a failure of the run. Keep the cache on a local disk:
-SQLite's WAL does not work over network file systems.
+whose length or CRC does not match, or whose vector holds NaN or infinity, is treated as a miss,
+deleted and recomputed — the run says how many — so a poisoned row heals on the next run.
+
+Every cache file carries :data:`APPLICATION_ID` in its SQLite header. A cache of ours that fails
+SQLite's quick check at open is deleted and rebuilt, with a warning naming it (it only ever holds
+what can be recomputed); a file without the mark — a CSV given by a slip of the option, another
+program's database — is never deleted or changed: the run is refused with the fix
+(:mod:`..state_files`). A full or read-only disk is said as such, never called damage; a write
+that fails during the run (a full disk) is a warning, not a failure of the run. Keep the cache on
+a local disk: SQLite's WAL does not work over network file systems.
 """
 from __future__ import annotations
 
@@ -30,6 +35,7 @@ from typing import Iterable, Mapping
 
 import numpy as np
 
+from geofidelity_plugin.core import state_files
 from geofidelity_plugin.core.errors import InputError
 from geofidelity_plugin.core.paths import cache_dir
 from geofidelity_plugin.core.store.sqlite_locks import is_busy as _is_busy
@@ -38,6 +44,8 @@ from geofidelity_plugin.core.store.sqlite_locks import wait_patiently
 log = logging.getLogger("geofidelity")
 
 SCHEMA_VERSION = 1
+#: the mark in every feature cache's SQLite header ("GFFC"): a file without it is not ours
+APPLICATION_ID = 0x47464643
 _CHUNK = 500  # image hashes per SELECT … IN (…), well under SQLite's variable limit
 
 _SCHEMA = """
@@ -81,9 +89,12 @@ def default_cache_path() -> Path:
 class FeatureCache:
     """Embedding cache in one SQLite file; safe to share between threads and processes."""
 
-    def __init__(self, path: str | os.PathLike | None = None, busy_timeout_s: float = 60.0, warn=None):
-        """``warn``: called with each warning (default: the ``geofidelity`` logger)."""
+    def __init__(self, path: str | os.PathLike | None = None, busy_timeout_s: float = 60.0, warn=None,
+                 hint: str = ""):
+        """``warn``: called with each warning (default: the ``geofidelity`` logger); ``hint``: said
+        when the file is not a feature cache (the option the user may have meant)."""
         self.path = Path(path) if path is not None else default_cache_path()
+        self.hint = hint
         self.busy_timeout_s = float(busy_timeout_s)
         self.stats = CacheStats()
         self.warn = warn or (lambda message: log.warning("%s", message))
@@ -102,24 +113,38 @@ class FeatureCache:
         if self.path.is_dir():
             raise InputError(f"feature cache {self.path} is a folder — remove it or choose another cache "
                              "path (GEOFIDELITY_CACHE_DIR)")
+        self._check_ours()
         self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
             conn = self._open()
         except sqlite3.DatabaseError as exc:
             if _is_busy(exc):
                 raise self._in_use() from None
+            self._check_disk(exc)
             if not _is_damage(exc) or not self._rebuild(exc):
-                raise InputError(f"feature cache {self.path} cannot be used ({exc}); delete the file "
-                                 "or choose another cache path") from None
+                raise InputError(f"feature cache {self.path} cannot be used ({exc}) — choose another cache "
+                                 "path") from None
             try:
                 conn = self._open()
             except sqlite3.DatabaseError as again:
                 if _is_busy(again):
                     raise self._in_use() from None
-                raise InputError(f"feature cache {self.path} cannot be used ({again}); delete the file "
-                                 "or choose another cache path") from None
+                self._check_disk(again)
+                raise InputError(f"feature cache {self.path} cannot be used ({again}) — choose another cache "
+                                 "path") from None
         self._conn = conn
         return conn
+
+    def _check_ours(self) -> None:
+        """Before SQLite touches the file: a link, a fifo, a text file or another program's
+        database is refused and left as it is (:mod:`..state_files`)."""
+        state_files.check_sqlite_cache(self.path, APPLICATION_ID, "feature cache", self.hint)
+
+    def _check_disk(self, exc: Exception) -> None:
+        """A full, read-only or failing disk is said as such before anything is called damage."""
+        diagnosis = state_files.diagnose_os_error(exc, self.path, "the feature cache")
+        if diagnosis:
+            raise InputError(diagnosis) from None
 
     def _in_use(self) -> InputError:
         return InputError(f"the feature cache {self.path} is in use by another run (still locked after "
@@ -157,24 +182,33 @@ class FeatureCache:
         conn.execute("PRAGMA synchronous = NORMAL")  # WAL + NORMAL: no corruption on crash
         if tables != {"meta", "embeddings"} or self._schema_version(conn) != str(SCHEMA_VERSION):
             self._create_schema(conn)
+        elif conn.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
+            conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")  # a cache of an earlier version
 
     def _rebuild(self, exc: Exception) -> bool:
         """Delete a damaged cache file (and its journals) so that it is built again; the cache
-        only holds what can be recomputed. ``False`` when the file could not be deleted."""
+        only holds what can be recomputed. Only a file with the cache's mark is deleted: any other
+        is refused and left as it is. ``False`` when the file could not be deleted."""
         if self._conn is not None and self._pid == os.getpid():
             with contextlib.suppress(sqlite3.Error):
                 self._conn.close()
         self._conn = None
+        detail = " ".join(str(exc).split())[:160]
+        if state_files.sqlite_application_id(self.path) != APPLICATION_ID:
+            raise InputError(f"the feature cache {self.path} cannot be read ({detail}) and does not carry the "
+                             "mark of a GeoFidelity feature cache (a cache an earlier version made, or another "
+                             "program's file), so it is left as it is — delete it yourself if it is an old "
+                             "cache, or give another cache path") from None
         try:
-            for suffix in ("", "-wal", "-shm", "-journal"):
-                with contextlib.suppress(FileNotFoundError):
-                    Path(str(self.path) + suffix).unlink()
-        except OSError as err:
+            state_files.remove_owned(self.path, lambda p: state_files.sqlite_application_id(p) == APPLICATION_ID,
+                                     "the feature cache")
+            for suffix in ("-wal", "-shm", "-journal"):  # SQLite's own files beside it
+                state_files.remove_owned(Path(str(self.path) + suffix), what="the feature cache's journal")
+        except (OSError, state_files.NotARegularFile) as err:
             log.debug("cannot delete %s: %s", self.path, err)
             return False
-        detail = " ".join(str(exc).split())[:160]
-        self.warn(f"feature cache {self.path} was damaged or is not a feature cache ({detail}): deleted; it is "
-                  "rebuilt as images are embedded, so their embeddings are computed again")
+        self.warn(f"feature cache {self.path} was damaged ({detail}): deleted; it is rebuilt as images are "
+                  "embedded, so their embeddings are computed again")
         return True
 
     @staticmethod
@@ -185,6 +219,7 @@ class FeatureCache:
     def _create_schema(self, conn: sqlite3.Connection) -> None:
         conn.execute("BEGIN IMMEDIATE")
         try:
+            conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")  # the mark that makes it ours
             for statement in _SCHEMA.split(";"):
                 if statement.strip():
                     conn.execute(statement)
@@ -226,6 +261,7 @@ class FeatureCache:
                 key.image_sha256)
         found: dict[CacheKey, np.ndarray] = {}
         corrupt: list[CacheKey] = []
+        poisoned: list[CacheKey] = []
         with self._lock:
             try:
                 conn = self._connection()
@@ -242,19 +278,25 @@ class FeatureCache:
                             if not isinstance(blob, bytes) or len(blob) != 4 * dim or zlib.crc32(blob) != crc:
                                 corrupt.append(key)
                                 continue
-                            found[key] = np.frombuffer(blob, dtype="<f4").astype(np.float32)
+                            vector = np.frombuffer(blob, dtype="<f4").astype(np.float32)
+                            if not np.isfinite(vector).all():  # an earlier version's, or a hand-made row
+                                poisoned.append(key)
+                                continue
+                            found[key] = vector
             except sqlite3.DatabaseError as exc:
                 if _is_busy(exc):
                     raise self._in_use() from None
                 if not _is_damage(exc) or not self._rebuild(exc):
                     raise
-                found, corrupt = {}, []
+                found, corrupt, poisoned = {}, [], []
                 self._connection()
-            self.stats.corrupt += len(corrupt)
+            self.stats.corrupt += len(corrupt) + len(poisoned)
             self.stats.hits += len(found)
             self.stats.misses += len(wanted) - len(found)
         if corrupt:
             self.discard(corrupt, "damaged (wrong length, type or checksum)")
+        if poisoned:
+            self.discard(poisoned, "holding NaN or infinite values")
         return found
 
     def discard(self, keys: Iterable[CacheKey], why: str) -> int:
@@ -310,7 +352,9 @@ class FeatureCache:
             except sqlite3.DatabaseError as exc:  # a full disk, a damaged file: the run goes on
                 if _is_busy(exc):
                     raise self._in_use() from None
-                self.warn(f"feature cache {self.path} could not be written ({' '.join(str(exc).split())[:120]}): "
+                why = state_files.diagnose_os_error(exc, self.path, "the feature cache") or \
+                    " ".join(str(exc).split())[:120]
+                self.warn(f"feature cache {self.path} could not be written ({why}): "
                           f"{len(rows)} embedding(s) not cached, they are computed again next time")
                 return 0
             self.stats.writes += len(rows)

@@ -36,6 +36,7 @@ import numpy as np
 
 from geofidelity_plugin.core.errors import InputError
 from geofidelity_plugin.core.manifest import file_sha256
+from geofidelity_plugin.core.models.provenance import provenance_label
 from geofidelity_plugin.core.models.resolve import local_model
 from geofidelity_plugin.core.progress import Progress, check_cancel
 from geofidelity_plugin.core.vision.embedding_lookup import EmbeddingResult, lookup_cached
@@ -120,7 +121,8 @@ class FeatureExtractor:
         source = str(folder) if folder is not None else self.model_ref
         has_safetensors = folder is None or any(folder.glob("*.safetensors"))
         if not has_safetensors:
-            log.warning("%s has no .safetensors weights; loading PyTorch pickles", folder)
+            log.warning("%s has no .safetensors weights; loading its PyTorch pickle (checked: tensors only) with "
+                        "torch's weights-only loader", folder)
         # the PIL backend everywhere: the same pixels whether or not torchvision is installed
         processor_kwargs = {"backend": "pil"} if _major(transformers.__version__) >= 5 else {}
         bars = transformers.utils.logging.is_progress_bar_enabled()
@@ -165,12 +167,7 @@ class FeatureExtractor:
             revision = "sha256:" + _weights_sha256(folder)
         else:
             revision = "unknown"
-        label = self.model_ref
-        if folder is not None and (folder / "PROVENANCE.json").exists():
-            try:
-                label = json.loads((folder / "PROVENANCE.json").read_text()).get("label") or label
-            except (OSError, json.JSONDecodeError) as exc:
-                log.warning("unreadable %s: %s", folder / "PROVENANCE.json", exc)
+        label = provenance_label(folder) or self.model_ref
         # the weights digest identifies a local folder; its name keeps the key readable, and a
         # moved folder keeps its cached embeddings
         cache_model_id = self.model_ref if folder is None else f"local:{folder.name}"

@@ -9,7 +9,7 @@ import traceback
 
 from qgis.PyQt.QtCore import QObject, QRunnable, pyqtSignal
 
-from geofidelity_plugin.core.errors import user_message
+from geofidelity_plugin.core.shown import shown_message as user_message
 
 class _TaskSignals(QObject):
     finished = pyqtSignal(int, object, str, str)  # token, result, problem, details for the log

@@ -155,6 +155,10 @@ def test_outputs(small, tmp_path):
         assert {f["properties"]["segment_id"] for f in feats} == {s["segment_id"] for s in store.segments()}
     saved = json.loads(paths["manifest"].read_text())
     assert saved["gamma"] == result.gamma and saved["options"]["n_bootstrap"] == 300
+    # issue 41: the intervals' unit and the deltas' pairing are recorded, and the tables say which
+    assert (saved["options"]["bootstrap_unit"], saved["options"]["pairing"]) == ("city", "auto")
+    assert "bootstrap unit `city`" in paths["tables_md"].read_text()
+    assert "bootstrap_unit" in paths["table_deltas"].read_text().splitlines()[0]
     assert saved["stand_in"] == "STAND-IN embeddings"
 
 

@@ -12,7 +12,8 @@ from PIL import Image
 from geofidelity_plugin.core.errors import InputError
 from geofidelity_plugin.core.evaluation.galleries import (NEAREST_SAME_CITY, RANDOM_OTHER_CITY,
                                                           SAME_CITY_OTHER_NEIGHBOURHOOD, SAME_NEIGHBOURHOOD)
-from geofidelity_plugin.core.evaluation.release.release_folder import export_release, import_release
+from geofidelity_plugin.core.evaluation.release.release_export import export_release
+from geofidelity_plugin.core.evaluation.release.release_folder import import_release
 from geofidelity_plugin.core.store.store import BenchmarkStore
 from release_fixture import BLOCKS, _jpg, _write_csv, make_release  # noqa: F401
 

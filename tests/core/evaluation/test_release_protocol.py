@@ -251,3 +251,14 @@ def test_release_import_names_the_country_in_prompts(release_run):
     assert prompts[("h1", "L0")].startswith("A street-level photo taken in Helsinki, Finland.")
     assert "Helsinki, FI." not in " ".join(prompts.values())
     assert "of London, United Kingdom." in prompts[("l1", "L1")]
+
+
+def test_the_manifest_keeps_the_options_the_protocol_does_not_use_apart(release_run):
+    """Issue 41: the release protocol fixes the split, the MMD² and the retrieval and has no
+    bootstrap, so those options are listed as not used, not among the run's options."""
+    root, _ = release_run
+    manifest = json.loads((root / "eval" / "evaluation.manifest.json").read_text())
+    for key in ("mmd_unbiased", "retrieval_mode", "holdout_size", "n_bootstrap", "bootstrap"):
+        assert key not in manifest["options"] and key in manifest["options_not_used"], key
+    assert manifest["options_not_used"]["holdout_size"] == 4 and manifest["options"]["protocol"] == "release"
+    assert manifest["options"]["seed"] == 0 and "feature_model" in manifest["options"]

@@ -48,8 +48,10 @@ def plain_two_stage(units: dict, n_resamples: int, seed: int):
 
 
 def test_city_balanced_paired_delta_equals_a_plain_two_stage_loop():
+    """The paper's city-balanced interval (--bootstrap-unit model-segment): cities, then matched
+    model–segment rows within each."""
     rows = panel_rows()
-    table = build_tables(rows, EvaluationOptions(n_bootstrap=6000, seed=3))["deltas"]
+    table = build_tables(rows, EvaluationOptions(n_bootstrap=6000, seed=3, bootstrap_unit="model-segment"))["deltas"]
     row = next(r for r in table if r["delta"] == "L1 − L0" and r["metric"] == "cos_sim")
     by_unit = {}
     for r in rows:
@@ -69,6 +71,7 @@ def test_city_balanced_paired_delta_equals_a_plain_two_stage_loop():
     assert row["positive_pairs"] == sum(d > 0 for d in diffs.values())
     assert row["cities"] == 5
     assert row["cities_positive"] == sum(np.mean(v) > 0 for v in units.values())
+    assert row["bootstrap_unit"] == "model-segment" and "interval_note" not in row
 
 
 def test_a_cell_that_cannot_be_computed_is_kept_with_a_note():
@@ -111,6 +114,24 @@ def test_shared_noise_runs_pair_by_sample():
     for s in samples:
         s["seed"] += 1 if s["condition"] == "L1" else 0
     row = next(r for r in build_tables(rows, EvaluationOptions(n_bootstrap=300), samples)["deltas"]
+               if r["delta"] == "L1 − L0" and r["metric"] == "cos_sim")
+    assert row["pairing"] == "panel"
+    # --pairing sample-index (the paper's): the images are paired by sample index all the same
+    row = next(r for r in build_tables(rows, EvaluationOptions(n_bootstrap=300, pairing="sample-index"),
+                                       samples)["deltas"] if r["delta"] == "L1 − L0" and r["metric"] == "cos_sim")
+    assert row["pairing"] == "sample-index"
+    assert row["mean"] == pytest.approx(np.mean([np.mean(v) for v in plain.values()]), rel=1e-12)
+    assert row["matched_pairs"] == len(plain)
+    # --pairing panel pairs the panels even where the noise is shared
+    for s in samples:
+        s["seed"] -= 1 if s["condition"] == "L1" else 0
+    row = next(r for r in build_tables(rows, EvaluationOptions(n_bootstrap=300, pairing="panel"), samples)["deltas"]
+               if r["delta"] == "L1 − L0" and r["metric"] == "cos_sim")
+    assert row["pairing"] == "panel"
+    assert row["mean"] == pytest.approx(np.mean([r["cos_sim"] * (1 if r["condition"] == "L1" else -1)
+                                                 for r in rows]) * 2, rel=1e-12)
+    # without per-image rows, sample-index pairing falls back to the panels and says so
+    row = next(r for r in build_tables(rows, EvaluationOptions(n_bootstrap=300, pairing="sample-index"))["deltas"]
                if r["delta"] == "L1 − L0" and r["metric"] == "cos_sim")
     assert row["pairing"] == "panel"
 

@@ -23,7 +23,7 @@ import pytest
 from PIL import Image, ImageFile
 
 from conftest import PHOTOS, REPO, external
-from geofidelity_plugin.core.errors import Cancelled, InputError
+from geofidelity_plugin.core.errors import Cancelled, GeoFidelityError, InputError
 from geofidelity_plugin.core.vision import batch_sources, features as features_module
 from geofidelity_plugin.core.vision.feature_cache import CacheKey, FeatureCache
 from geofidelity_plugin.core.vision.features import FeatureExtractor
@@ -379,13 +379,27 @@ def test_damaged_row_is_a_miss(tmp_path):
     assert cache.put_many({CacheKey("b" * 64, "m", "r", "p"): np.array([np.nan, 1.0])}) == 0
 
 
-def test_a_non_database_file_is_rebuilt_with_a_warning(tmp_path):
-    """The cache only holds what can be recomputed: a file that is not a cache database is
-    deleted and built again, with a warning naming it."""
-    (tmp_path / "junk.sqlite").write_bytes(b"not a database at all" * 100)
+def test_a_non_database_file_is_refused_and_kept(tmp_path):
+    """A file the product did not make is never its to delete (issue 40, case 3): a file that is
+    not a cache database is refused, naming it, and left byte for byte as it was."""
+    junk = tmp_path / "junk.sqlite"
+    junk.write_bytes(b"not a database at all" * 100)
+    with pytest.raises(GeoFidelityError, match="is not a GeoFidelity feature cache"):
+        FeatureCache(junk)
+    assert junk.read_bytes() == b"not a database at all" * 100
+
+
+def test_a_damaged_cache_of_ours_is_rebuilt_with_a_warning(tmp_path):
+    """The cache only holds what can be recomputed: a cache file it made (its mark in the header)
+    that no longer passes SQLite's check is deleted and built again, with a warning naming it."""
+    path = tmp_path / "c.sqlite"
+    FeatureCache(path).close()
+    data = bytearray(path.read_bytes())
+    data[100:] = b"\xff" * (len(data) - 100)  # the header (and its mark) stays, the pages go
+    path.write_bytes(bytes(data))
     warnings = []
-    cache = FeatureCache(tmp_path / "junk.sqlite", warn=warnings.append)
-    assert len(warnings) == 1 and str(tmp_path / "junk.sqlite") in warnings[0]
+    cache = FeatureCache(path, warn=warnings.append)
+    assert len(warnings) == 1 and str(path) in warnings[0] and "damaged" in warnings[0], warnings
     key = CacheKey("a" * 64, "m", "r", "p")
     assert cache.put_many({key: _vector_for(1)}) == 1 and list(cache.get_many([key])) == [key]
 

@@ -148,11 +148,13 @@ def _clean(value):
 def _notes(rows, skipped, failed, ratio_model, ratios, options) -> list[str]:
     from geofidelity_plugin.core.evaluation.preflight import failed_images_note, skipped_note
 
-    notes = [n for n in (failed_images_note(failed), skipped_note(skipped)) if n]
     baseline_skips = [s for s in skipped if s["condition"] == BASELINE_LEVEL]
+    generated_skips = [s for s in skipped if s["condition"] != BASELINE_LEVEL]  # each panel counted once
+    notes = [n for n in (failed_images_note(failed), skipped_note(generated_skips)) if n]
     if baseline_skips:
         notes.append(f"{len(baseline_skips)} baseline panel(s) not scored: "
-                     + "; ".join(sorted({s['reason'] for s in baseline_skips})))
+                     + "; ".join(sorted({s['reason'] for s in baseline_skips}))
+                     + " — each is listed under outputs.skipped in the manifest")
     no_mmd = sum(1 for r in rows if np.isnan(r["mmd"]))
     if no_mmd:
         notes.append(f"mmd and dcsf empty for {no_mmd} row(s): the unbiased MMD² needs ≥ 2 images in the generated "

@@ -10,7 +10,7 @@ from pathlib import Path
 from geofidelity_plugin.core import atomic
 from geofidelity_plugin.core.errors import OutputError, describe_os_error
 from geofidelity_plugin.core.evaluation.outputs import MANIFEST_NAME
-from geofidelity_plugin.core.evaluation.release.protocol import SUMMARIES, SUMMARY_METRICS
+from geofidelity_plugin.core.evaluation.release.protocol import SUMMARIES, SUMMARY_METRICS, split_unused_options
 from geofidelity_plugin.core.evaluation.statistics.tables import to_csv
 
 RAW_RESULTS = "raw_results.csv"
@@ -53,7 +53,10 @@ def write_release_outputs(out_dir: str | Path, result, manifest: dict, stand_in_
     """Write every output of a release-protocol evaluation into ``out_dir``; key → path."""
     out = Path(out_dir)
     paths = {key: out / name for key, name in RELEASE_FILES.items()}
-    manifest = dict(manifest, protocol="release", stand_in=stand_in_note,
+    from geofidelity_plugin.core.vision.unusable_images import failed_kinds
+
+    manifest = dict(split_unused_options(manifest), protocol="release", stand_in=stand_in_note,
+                    failed_image_kinds=failed_kinds(result.failed_images),
                     outputs={**manifest.get("outputs", {}), **{k: str(v) for k, v in paths.items()}})
     try:
         with atomic.staged_folder(out, MANIFEST_NAME) as stage:
@@ -64,8 +67,9 @@ def write_release_outputs(out_dir: str | Path, result, manifest: dict, stand_in_
             for name in SUMMARIES:
                 text(f"summary_{name}", to_csv(result.summaries.get(name, [])) or "(no rows)\n")
             text("tables_md", summaries_markdown(result.summaries, result.notes, stand_in_note))
-            failed = [{"image_path": p, "reason": r} for p, r in sorted(result.failed_images.items())]
-            text("failed_images", to_csv(failed) or "image_path,reason\n")
+            from geofidelity_plugin.core.vision.unusable_images import failed_rows  # with each one's kind
+
+            text("failed_images", to_csv(failed_rows(result.failed_images)) or "image_path,reason,kind\n")
             text("manifest", json.dumps(manifest, indent=2, sort_keys=True, ensure_ascii=False, default=str) + "\n")
     except OSError as exc:
         reason = describe_os_error(exc, out).split(": ", 1)[1]

@@ -34,6 +34,20 @@ RAW_COLUMNS = ("method", "level", "block_id", "city", "country", "n_gen", "n_ref
 SUMMARY_METRICS = ("cos_sim", "dcsf", "mmd", "gaas", "retrieval_acc", "mrr")
 SUMMARIES = {"by_method": ("method",), "by_method_level": ("method", "level"),
              "by_city_method": ("city", "country", "method"), "by_level": ("level",)}
+#: evaluate's options that this protocol fixes or has no use for (the split, the MMD², the retrieval, the
+#: baselines and the summaries are the release's; there is no bootstrap): the manifest lists them
+#: under ``options_not_used``, not among the options the run used (:func:`split_unused_options`)
+UNUSED_OPTIONS = ("mmd_unbiased", "retrieval_mode", "holdout_size", "anchor_size", "anchors", "gamma_sample_size",
+                  "n_bootstrap", "bootstrap", "bootstrap_unit", "pairing", "confidence", "min_reference_images",
+                  "tables", "max_memory")
+
+
+def split_unused_options(manifest: dict) -> dict:
+    """The manifest of a release-protocol run with :data:`UNUSED_OPTIONS` moved out of ``options``
+    into ``options_not_used``, so that no reader takes them for settings that shaped the numbers."""
+    options = dict(manifest.get("options") or {})
+    unused = {key: options.pop(key) for key in UNUSED_OPTIONS if key in options}
+    return dict(manifest, options=options, options_not_used=unused)
 
 
 @dataclass

@@ -1,8 +1,9 @@
 """The paper's tables from per-panel rows (method §7): by prompt condition (its Table 5),
 L1 minus each control and the prompt-level deltas (Table 8) — each with its matched-unit and its
 city-balanced interval —, L1 by model beside the real anchors (Table 9), city-balanced summaries,
-and the CLIP check. Every interval is a seeded percentile bootstrap. A cell that cannot be
-computed is kept as a row with a ``note`` saying why, never dropped.
+and the CLIP check. Every interval is a seeded bootstrap of the run's unit (:mod:`.table_intervals`:
+cities with their segments by default, the paper's model–segment rows as an option), and each row
+names it. A cell that cannot be computed is kept as a row with a ``note`` saying why, never dropped.
 """
 from __future__ import annotations
 
@@ -15,7 +16,9 @@ import numpy as np
 from geofidelity_plugin.core.conditions import CONDITIONS
 from geofidelity_plugin.core.evaluation.metrics.retrieval import NEGATIVE_KINDS, STRICT_NEGATIVE_KIND
 from geofidelity_plugin.core.evaluation.statistics.row_columns import (as_columns, city_labels, first_seen_groups, group_means, last_rows, pair_rows, select, unit_codes, with_keys)
-from geofidelity_plugin.core.evaluation.statistics.bootstrap import (BootstrapResult, auroc, cells_for, city_balanced_intervals, delta_counts, joint_bootstrap_mean, spearman)
+from geofidelity_plugin.core.evaluation.statistics.bootstrap import auroc, delta_counts, spearman
+from geofidelity_plugin.core.evaluation.statistics.table_intervals import (Intervals, TableItem, intervals_banner, table_intervals)
+from geofidelity_plugin.core.evaluation.statistics.table_intervals import plain_intervals as _plain_intervals  # noqa: F401 (named here for callers)
 
 MARGIN_KINDS = tuple(f"margin_{k}" for k in NEGATIVE_KINDS + (STRICT_NEGATIVE_KIND,))
 METRICS = ("cos_sim", "top1", "chance_adjusted_top1", "reciprocal_rank", "margin_hard", "margin_mean",
@@ -49,37 +52,36 @@ def _matrix(cols, keys, mask=None) -> np.ndarray:
     return np.column_stack([cols[k] if mask is None else cols[k][mask] for k in keys]).astype(float)
 
 
-def _plain_intervals(matrices: list[np.ndarray], options) -> list[BootstrapResult]:
-    """:func:`bootstrap_mean` of each matrix (units × columns). Matrices with as many units share
-    one call, their columns side by side: a seed's draws depend on the number of units only, so
-    each result is the one its own call gives, while the draws and counts are made once."""
-    boot = _boot(options, plain=True)
-    results: list = [None] * len(matrices)
-    by_units: dict[int, list[int]] = {}
-    for i, matrix in enumerate(matrices):
-        by_units.setdefault(matrix.shape[0], []).append(i)
-    for members in by_units.values():
-        joint = joint_bootstrap_mean([matrices[i] for i in members], **boot)
-        start = 0
-        for i in members:
-            part = slice(start, start + matrices[i].shape[1])
-            start = part.stop
-            results[i] = joint.columns(part)
-    return results
+def _summary_item(cols, mask, keys=METRICS, balanced: bool = False) -> TableItem:
+    """A summary row's rows as the bootstrap takes them: values, segments and cities."""
+    return TableItem(_matrix(cols, keys, mask), cols["segment_id"][mask], city_labels(cols)[mask],
+                     pooled=not balanced, balanced=balanced)
+
+
+def _interval_columns(row: dict, found: Intervals) -> dict:
+    """The columns every row with an interval ends with: the unit, the cities, and a note when
+    they are too few for the stated coverage (method §7)."""
+    row["bootstrap_unit"] = found.unit
+    row.setdefault("cities", int(found.cities.max(initial=0)))
+    note = found.note(int(np.argmax(found.cities)) if found.cities.size else 0)
+    if note:
+        row["interval_note"] = note
+    return row
 
 
 def _summary_rows(specs: list[tuple[dict, Any, np.ndarray]], results) -> list[dict]:
     """One summary row per (label, columns, mask): every metric's mean and interval, from the
-    next of ``results`` (the :func:`_plain_intervals` of each spec's :func:`_matrix`)."""
+    next of ``results`` (the :func:`table_intervals` of each spec's :func:`_summary_item`)."""
     out = []
-    for (label, _, mask), res in zip(specs, results):
+    for (label, _, mask), found in zip(specs, results):
+        res = found.pooled
         row = dict(label, panels=int(mask.sum()))
         for j, m in enumerate(METRICS):
             row[m] = _num(res.estimate[j])
             row[f"{m}_low"] = _num(res.low[j])
             row[f"{m}_high"] = _num(res.high[j])
             row[f"{m}_n"] = int(res.n[j])
-        out.append(row)
+        out.append(_interval_columns(row, found))
     return out
 
 
@@ -88,14 +90,6 @@ def _num(value):
         return None
     value = float(value)
     return None if np.isnan(value) else value
-
-
-def _boot(options, plain: bool = False) -> dict:
-    boot = dict(n_resamples=options.n_bootstrap, confidence=options.confidence, seed=options.seed)
-    memory = getattr(options, "max_memory_bytes", None)
-    if plain and memory is not None:  # the plain bootstrap's chunks: a memory bound only
-        boot["max_cells"] = cells_for(memory())
-    return boot
 
 
 def _describe(cols, keys):
@@ -125,15 +119,31 @@ def shared_noise(samples, base: str, treat: str) -> bool:
     return both.size == 1 or len(set(both.tolist())) > 1
 
 
-def unit_deltas(rows, sample_rows, base: str, treat: str) -> tuple[np.ndarray, list, list, str]:
+def _by_sample(samples, base: str, treat: str, pairing: str) -> str | None:
+    """The sample pairing a delta takes (``"sample"``: shared noise; ``"sample-index"``: by index
+    where the noise differs), or None for the panel pairing (method §7, ``--pairing``)."""
+    if pairing == "panel" or not len(samples.get("condition", ())):
+        return None
+    if shared_noise(samples, base, treat):
+        return "sample"
+    if pairing != "sample-index":
+        return None
+    present = set(samples["condition"].tolist())
+    return "sample-index" if base in present and treat in present else None
+
+
+def unit_deltas(rows, sample_rows, base: str, treat: str, pairing: str = "auto") -> tuple[np.ndarray, list, list, str]:
     """Differences treatment − baseline, one row per matched (model, segment) unit.
 
     Panels are paired by (model, segment); in a shared-noise run the images are paired by
     (model, segment, sample) and a unit's delta is the mean of its samples' differences
-    (method §7). Rows and sample rows are lists of dicts or columns (:mod:`.row_columns`).
+    (method §7). ``pairing="sample-index"`` pairs the images by sample index wherever per-image
+    rows exist, shared noise or not (the paper's pairing); ``"panel"`` always pairs panels.
+    Rows and sample rows are lists of dicts or columns (:mod:`.row_columns`).
     Returns (deltas (units × DELTA_METRICS), units, city labels, pairing)."""
     samples = as_columns(sample_rows or {}, [m for m in DELTA_METRICS if m in SAMPLE_METRICS])
-    if len(samples.get("condition", ())) and shared_noise(samples, base, treat):
+    by_sample = _by_sample(samples, base, treat, pairing)
+    if by_sample:
         keys = [m for m in DELTA_METRICS if m in SAMPLE_METRICS]
         unit_keys = ("model", "segment_id", "sample")
         codes = unit_codes(samples, unit_keys)
@@ -148,7 +158,7 @@ def unit_deltas(rows, sample_rows, base: str, treat: str) -> tuple[np.ndarray, l
         rows = last[np.searchsorted(known, unit[b[first]])]
         cities = city_labels({k: samples[k][rows] for k in ("city", "country_code", "city_label") if k in samples})
         units = list(zip(samples["model"][b[first]].tolist(), samples["segment_id"][b[first]].tolist()))
-        return deltas, units, cities.tolist(), "sample"
+        return deltas, units, cities.tolist(), by_sample
     cols = as_columns(rows, DELTA_METRICS)
     keys = ("model", "segment_id")
     b, t = pair_rows(unit_codes(cols, keys), cols["condition"] == base, cols["condition"] == treat,
@@ -160,23 +170,27 @@ def unit_deltas(rows, sample_rows, base: str, treat: str) -> tuple[np.ndarray, l
 
 def delta_rows(rows, sample_rows, base: str, treat: str, options) -> list[dict]:
     """One row per metric of ``treat − base``: the mean over matched units with its interval,
-    the city-balanced mean (cities resampled, then units within each) with its interval, and the
-    counts. A metric that cannot be computed is a row with a ``note``."""
-    prepared = _prepare_deltas(rows, sample_rows, [(base, treat)])
+    the city-balanced mean (every city weighing the same) with its interval, and the counts. A
+    metric that cannot be computed is a row with a ``note``."""
+    prepared = _prepare_deltas(rows, sample_rows, [(base, treat)], getattr(options, "pairing", "auto"))
     data = [d for _, d in prepared if d is not None]
-    plain = _plain_intervals([deltas for deltas, _, _ in data], options)
-    balanced = city_balanced_intervals([(deltas, cities) for deltas, cities, _ in data], **_boot(options))
-    return _delta_rows(prepared, iter(plain), iter(balanced))
+    found = table_intervals([_delta_item(d) for d in data], options)
+    return _delta_rows(prepared, iter(found))
 
 
-def _prepare_deltas(rows, sample_rows, pairs: list[tuple[str, str]]) -> list[tuple[Any, Any]]:
-    """Per (base, treat) pair: (its label, (deltas, cities, pairing)), or (its rows with a
-    ``note``, None) when no interval can be computed."""
+def _delta_item(data) -> TableItem:
+    deltas, cities, _, segments = data
+    return TableItem(deltas, segments, cities, pooled=True, balanced=True)
+
+
+def _prepare_deltas(rows, sample_rows, pairs: list[tuple[str, str]], pairing: str = "auto") -> list[tuple[Any, Any]]:
+    """Per (base, treat) pair: (its label, (deltas, cities, pairing, segments)), or (its rows
+    with a ``note``, None) when no interval can be computed."""
     prepared = []
     for base, treat in pairs:
         label = f"{treat} − {base}"
         try:
-            deltas, units, cities, pairing = unit_deltas(rows, sample_rows, base, treat)
+            deltas, units, cities, used = unit_deltas(rows, sample_rows, base, treat, pairing)
         except ValueError as exc:
             prepared.append(([{"delta": label, "metric": m, "note": str(exc)} for m in DELTA_METRICS], None))
             continue
@@ -185,20 +199,21 @@ def _prepare_deltas(rows, sample_rows, pairs: list[tuple[str, str]]) -> list[tup
                                "note": f"no (model, segment) unit has panels under both {base} and {treat}"}
                               for m in DELTA_METRICS], None))
             continue
-        prepared.append((label, (deltas, cities, pairing)))
+        prepared.append((label, (deltas, cities, used, [unit[1] for unit in units])))
     return prepared
 
 
-def _delta_rows(prepared, plains, balanced) -> list[dict]:
-    """The rows of the prepared deltas, each pair's intervals the next of ``plains`` and of
-    ``balanced`` (one per pair with data, in order)."""
+def _delta_rows(prepared, found) -> list[dict]:
+    """The rows of the prepared deltas, each pair's intervals the next of ``found`` (one per pair
+    with data, in order)."""
     out = []
     for head, data in prepared:
         if data is None:
             out.extend(head)
             continue
-        deltas, cities, pairing = data
-        plain, city = next(plains), next(balanced)
+        deltas, cities, pairing, _ = data
+        intervals = next(found)
+        plain, city = intervals.pooled, intervals.balanced
         counts = delta_counts(deltas, cities)
         for j, metric in enumerate(DELTA_METRICS):
             row = {"delta": head, "metric": metric, "pairing": pairing, "mean": _num(plain.estimate[j]),
@@ -208,6 +223,10 @@ def _delta_rows(prepared, plains, balanced) -> list[dict]:
                    **{k: int(v[j]) for k, v in counts.items()}}
             if row["matched_pairs"] == 0:
                 row["note"] = f"no matched unit has a {metric} under both conditions (e.g. the gallery lacks that kind)"
+            row["bootstrap_unit"] = intervals.unit
+            note = intervals.note(j) if row["matched_pairs"] else None
+            if note:
+                row["interval_note"] = note
             out.append(row)
     return out
 
@@ -235,28 +254,28 @@ def build_tables(rows, options, sample_rows=None, clip_model: str | None = None)
     summaries = {"by_condition": [({"condition": c}, models, models["condition"] == c) for c in conditions],
                  "by_model_L1": by_model}
     prepared = _prepare_deltas(models, samples, [(base, treat) for base, treat in DELTAS
-                                                 if base in conditions and treat in conditions])
+                                                 if base in conditions and treat in conditions],
+                               getattr(options, "pairing", "auto"))
     deltas = [data for _, data in prepared if data is not None]
     labels = city_labels(models) if len(models["condition"]) else np.empty(0, dtype=object)
     selected = [models["condition"] == c for c in conditions]
-    # One plain resampling serves every summary row and delta with as many units, and one
-    # city-balanced resampling every delta and condition over the same cities (method §7: a
-    # seed's draws depend on the units and cities only); each interval is its own call's.
-    plain = iter(_plain_intervals([_matrix(c, METRICS, mask) for specs in summaries.values()
-                                   for _, c, mask in specs] + [d[0] for d in deltas], options))
-    city = iter(city_balanced_intervals([(d[0], d[1]) for d in deltas]
-                                        + [(_matrix(models, BALANCED_METRICS, sel), labels[sel]) for sel in selected],
-                                        **_boot(options)))
+    # One call serves every interval of the run: its draws depend on the units (or cities) only,
+    # so draws are shared where they would be the same, and each interval is its own call's.
+    items = ([_summary_item(c, mask) for specs in summaries.values() for _, c, mask in specs]
+             + [_delta_item(d) for d in deltas]
+             + [_summary_item(models, sel, BALANCED_METRICS, balanced=True) for sel in selected])
+    found = iter(table_intervals(items, options))
     for name, specs in summaries.items():
-        tables[name] = _summary_rows(specs, plain)
-    tables["deltas"] = _delta_rows(prepared, plain, city)
+        tables[name] = _summary_rows(specs, found)
+    tables["deltas"] = _delta_rows(prepared, found)
     balanced = []
     for c, sel in zip(conditions, selected):
-        res = next(city)
+        intervals = next(found)
+        res = intervals.balanced
         row = {"condition": c, "panels": int(sel.sum()), "cities": len(set(labels[sel].tolist()))}
         for j, m in enumerate(BALANCED_METRICS):
             row.update({m: _num(res.estimate[j]), f"{m}_low": _num(res.low[j]), f"{m}_high": _num(res.high[j])})
-        balanced.append(row)
+        balanced.append(_interval_columns(row, intervals))
     tables["city_balanced"] = balanced
     tables["clip_check"] = clip_check(models, clip_model)
     return tables
@@ -315,7 +334,7 @@ def _fmt(row, key):
 def to_markdown(title: str, rows: list[dict], columns: list[str]) -> str:
     if not rows:
         return f"### {title}\n\n(no rows)\n"
-    columns = columns + (["note"] if any(r.get("note") for r in rows) else [])
+    columns = columns + [k for k in ("note", "interval_note") if any(r.get(k) for r in rows)]
     lines = [f"### {title}", "", "| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
     for r in rows:
         lines.append("| " + " | ".join(_fmt(r, c).replace("|", "/") for c in columns) + " |")
@@ -331,6 +350,9 @@ def tables_markdown(tables: dict[str, list[dict]], stand_in_note: str | None = N
         parts += [f"> **{stand_in_note}**", ""]
     for note in notes:
         parts += [f"> Note: {note}", ""]
+    banner = intervals_banner(tables)
+    if banner:
+        parts += [f"> {banner}", ""]
     parts.append(to_markdown("By prompt condition (paper Table 5)", tables.get("by_condition", []),
                              ["condition", "panels", "cos_sim", "top1", "chance_adjusted_top1", "margin_hard",
                               "margin_nearest_same_city", "margin_same_neighbourhood", "mmd2", "gads"]))
@@ -341,7 +363,7 @@ def tables_markdown(tables: dict[str, list[dict]], stand_in_note: str | None = N
                              "city-balanced", tables.get("deltas", []),
                              ["delta", "metric", "pairing", "mean", "city_mean", "matched_pairs", "positive_pairs",
                               "cities", "cities_positive"]))
-    parts.append(to_markdown("City-balanced (cities, then targets within each city)", tables.get("city_balanced", []),
+    parts.append(to_markdown("City-balanced (the mean of the cities' means)", tables.get("city_balanced", []),
                              ["condition", "panels", "cities", "cos_sim", "top1", "margin_hard"]))
     parts.append(to_markdown("CLIP check", tables.get("clip_check", []),
                              ["panels", "clip_model", "spearman_clip_cos_sim", "spearman_clip_top1", "auroc_clip_top1",

@@ -1,46 +1,34 @@
 """The manual audit of a reference panel (method §2): a CSV of ``image_id,decision[,segment_id]``
-rows that accepts or rejects single images, read and checked before the store is touched."""
+rows that accepts or rejects single images, read by the one table reader and checked before the
+store is touched."""
 from __future__ import annotations
 
-import csv
 from pathlib import Path
 
+from ...enumerations import DECISION
 from ...errors import InputError
+from ...tables import TableSchema, read_table
+
+#: the audit's columns; a decision is accept, reject or empty (which clears an earlier one); a row may
+#: leave out the segment_id cell (every segment)
+AUDIT = TableSchema("audit CSV", ("image_id", "decision"), optional=("segment_id",), filled=("image_id",),
+                    enums={"decision": DECISION}, pad_optional=True,
+                    fix="an audit CSV needs columns image_id,decision[,segment_id], one row per image (and "
+                        "segment), saved as CSV UTF-8")
 
 
 def read_audit_csv(path: str | Path) -> list[tuple[str, str | None, str | None]]:
     """``image_id,decision[,segment_id]`` rows; decision accept / reject / empty (clears). Two
     rows that give one image different decisions (for the same segment, or one of them for every
-    segment) are an error naming the image and both rows: no row silently wins."""
-    path = Path(path)
-    if not path.is_file():
-        raise InputError(f"audit CSV not found: {path} — give a CSV file with the columns "
-                         "image_id,decision[,segment_id]")
-    try:
-        with open(path, newline="", encoding="utf-8-sig") as fh:
-            reader = csv.DictReader(fh)
-            names = [f.strip() for f in reader.fieldnames or ()]
-            if not {"image_id", "decision"} <= set(names):
-                raise InputError(f"audit CSV {path} needs columns image_id,decision[,segment_id]; its "
-                                 f"header is {','.join(names) or 'empty'}")
-            reader.fieldnames = names
-            out, seen = [], {}
-            for n, row in enumerate(reader, start=2):
-                decision = (row.get("decision") or "").strip().lower() or None
-                if decision not in ("accept", "reject", None):
-                    raise InputError(f"audit CSV {path} row {n}: decision {row['decision']!r} is not "
-                                     "accept/reject/empty")
-                image_id = (row.get("image_id") or "").strip()
-                if image_id:
-                    segment_id = (row.get("segment_id") or "").strip() or None
-                    _check_audit_conflict(path, seen.setdefault(image_id, []), image_id, n, decision,
-                                          segment_id)
-                    out.append((image_id, decision, segment_id))
-    except UnicodeDecodeError:
-        raise InputError(f"audit CSV {path} is not UTF-8 text — save it as CSV UTF-8 with the "
-                         "columns image_id,decision[,segment_id]") from None
-    except csv.Error as exc:
-        raise InputError(f"audit CSV {path} is not a readable CSV ({exc})") from None
+    segment) are an error naming the image and both rows: no row silently wins. A repeat that
+    agrees is harmless, so it is read; the reader's key check cannot say this (an empty
+    segment_id stands for every segment), so the conflict check is here."""
+    out, seen = [], {}
+    for row in read_table(path, AUDIT).rows:
+        decision = row["decision"].lower() or None
+        image_id, segment_id = row["image_id"], row.get("segment_id") or None
+        _check_audit_conflict(Path(path), seen.setdefault(image_id, []), image_id, row.line, decision, segment_id)
+        out.append((image_id, decision, segment_id))
     return out
 
 

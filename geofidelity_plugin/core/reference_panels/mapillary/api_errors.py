@@ -11,6 +11,7 @@ import json
 import requests
 
 from geofidelity_plugin.core.errors import RemoteServiceError
+from geofidelity_plugin.core.network import ENDPOINTS
 
 #: How many times an API that was never reached in this run is tried: a wrong URL or a missing
 #: network does not heal within the back-off, so the user hears about it after seconds.
@@ -58,7 +59,7 @@ def api_failure_message(kind: str, base_url: str, what: str, last: str, attempts
         return f"{where} could not be reached: the {what} failed after {tries} ({last}) — {_NETWORK_FIX}"
     if kind == "timeout":
         return (f"{where} did not answer the {what} in time ({tries}, {last}) — check the network "
-                "and the proxy settings, or try again later")
+                f"and the proxy settings, try again later, or allow it longer with {ENDPOINTS['mapillary'].setting}")
     if kind == "cut":
         return (f"the connection to {where} broke off during the {what} ({tries}, {last}) — check "
                 "the network and the proxy settings")

@@ -31,6 +31,7 @@ import requests
 from geofidelity_plugin.core import paths
 from geofidelity_plugin.core.errors import Cancelled, InputError, RemoteServiceError
 from geofidelity_plugin.core.manifest import __version__
+from geofidelity_plugin.core.network import WaitTooLong, retry_wait, wait_limits
 from geofidelity_plugin.core.progress import Progress, check_cancel
 from geofidelity_plugin.core.reference_panels.mapillary.api_errors import (UNREACHED_ATTEMPTS, TokenRejected, api_failure_message, connection_failure, graph_error)
 from geofidelity_plugin.core.reference_panels.mapillary.breaker import FAILURE_BUDGET, FailureBreaker
@@ -52,7 +53,6 @@ USER_AGENT = f"GeoFidelity-QGIS-plugin/{__version__} (reference panels; python-r
 TOKEN_FIX = f"check {TOKEN_ENV} / the QGIS authentication config"
 _RATE_LIMIT_CODES = frozenset({4, 17, 32, 613})  # Graph API "request limit reached" family
 _SLICE_S = 0.25
-_CONNECT_TIMEOUT_S = 10.0
 
 
 class TooMuchData(RemoteServiceError):
@@ -251,8 +251,7 @@ class MapillaryClient:
                    "Accept": "application/json"}
         try:
             response = self.session.get(url, params=params, headers=headers,
-                                        timeout=(min(_CONNECT_TIMEOUT_S, self.timeout_s),
-                                                 self.timeout_s))
+                                        timeout=wait_limits("mapillary", self.timeout_s))
             body, status = response.content, response.status_code
         except (requests.ConnectionError, requests.Timeout,
                 requests.exceptions.ChunkedEncodingError) as exc:
@@ -293,9 +292,13 @@ class MapillaryClient:
         raise RemoteServiceError(f"Mapillary answered the {what} with HTTP {status}: {message}"
                                  f"{f' (code {code})' if code is not None else ''}")
 
-    def retry_delay(self, attempt: int, retry_after: float | None) -> float:
-        if retry_after is not None:
-            return retry_after
+    def retry_delay(self, attempt: int, retry_after: float | None, service: str = "mapillary",
+                    where: str | None = None) -> float:
+        """The server's ``Retry-After`` up to the stated cap (above it the run stops, or waits the
+        cap: :func:`...network.retry_wait`), else the back-off with jitter."""
+        asked = retry_wait(retry_after, service, where or self.base_url)
+        if asked is not None:
+            return asked
         return self.backoff_s * 2 ** attempt * (1.0 + self.jitter * self._rng.random())
 
     def pause(self, seconds: float, stopped: Callable[[], bool]) -> None:
@@ -379,7 +382,7 @@ class MapillaryClient:
         try:
             payload = self._api_get(f"/{image_id}", {"fields": "thumb_1024_url"}, stopped,
                                     f"thumbnail URL request for image {image_id}")
-        except TokenRejected:
+        except (TokenRejected, WaitTooLong):
             raise
         except RemoteServiceError as failure:
             raise ThumbnailFailed(str(failure), "api") from None

@@ -24,6 +24,7 @@ import time
 from typing import Callable
 
 from geofidelity_plugin.core.errors import Cancelled, RemoteServiceError
+from geofidelity_plugin.core.network import WaitTooLong
 from geofidelity_plugin.core.reference_panels.mapillary.api_errors import ThumbnailFailed, TokenRejected
 
 log = logging.getLogger("geofidelity")
@@ -132,7 +133,7 @@ class UrlRenewer:
         except BaseException as exc:
             with self._lock:
                 left, self._queue, self._leader = taken + self._queue, [], False
-            self._answer(left, {}, exc if isinstance(exc, TokenRejected) else None)
+            self._answer(left, {}, exc if isinstance(exc, (TokenRejected, WaitTooLong)) else None)
             raise
 
     def _answer(self, ids: list[str], answers: dict, error: BaseException | None = None) -> None:
@@ -146,7 +147,7 @@ class UrlRenewer:
     def _ask(self, ids: list[str], stopped: Callable[[], bool]) -> dict[str, str]:
         try:
             return self.client.fresh_thumb_urls(ids, stopped)
-        except TokenRejected:
+        except (TokenRejected, WaitTooLong):  # a refused token or a server's too-long wait ends the run
             raise
         except RemoteServiceError as exc:
             self.batched = False

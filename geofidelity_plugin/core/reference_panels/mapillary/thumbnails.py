@@ -13,8 +13,6 @@ batches (:mod:`.renewal`).
 from __future__ import annotations
 
 import concurrent.futures as cf
-import contextlib
-import email.utils
 import hashlib
 import io
 import logging
@@ -27,8 +25,10 @@ from urllib.parse import parse_qs, urlsplit
 
 import requests
 
+from geofidelity_plugin.core import state_files
 from geofidelity_plugin.core.atomic import write_bytes, write_text
 from geofidelity_plugin.core.errors import Cancelled
+from geofidelity_plugin.core.network import retry_after_seconds, wait_limits  # noqa: F401 (public here too)
 from geofidelity_plugin.core.progress import Progress, check_cancel
 from geofidelity_plugin.core.reference_panels.mapillary.api_errors import ThumbnailFailed, connection_failure  # noqa: F401 (public here too)
 from geofidelity_plugin.core.reference_panels.mapillary.breaker import FailureBreaker
@@ -40,7 +40,6 @@ if TYPE_CHECKING:
 log = logging.getLogger("geofidelity")
 
 _CANCEL_GRACE_S = 1.0
-_MAX_RETRY_AFTER_S = 600.0
 _CHUNK = 1 << 16
 
 
@@ -68,22 +67,6 @@ class DownloadResult:
     from_cache: int = 0
     repaired: list[str] = field(default_factory=list)
     stopped: str | None = None
-
-
-def retry_after_seconds(header: str | None) -> float | None:
-    """``Retry-After`` as seconds (delta-seconds or an HTTP date), capped at 10 minutes."""
-    if not header:
-        return None
-    text = header.strip()
-    try:
-        return min(max(float(text), 0.0), _MAX_RETRY_AFTER_S)
-    except ValueError:
-        pass
-    try:
-        stamp = email.utils.parsedate_to_datetime(text).timestamp()
-    except (TypeError, ValueError):
-        return None
-    return min(max(stamp - time.time(), 0.0), _MAX_RETRY_AFTER_S)
 
 
 def url_expired(url: str, margin_s: float = 0.0) -> bool:
@@ -122,7 +105,9 @@ def image_path(root: Path, image_id: str) -> Path:
 
 def cached_image_ok(path: Path) -> bool:
     """Trust a cached image only when its sha256 matches the sidecar and it is a whole JPEG
-    (the bytes were fully decoded before the sidecar was written)."""
+    (the bytes were fully decoded before the sidecar was written); never one read through a link."""
+    if state_files.path_kind(path) != "file" or state_files.path_kind(path.with_suffix(".sha256")) != "file":
+        return False
     try:
         expected = path.with_suffix(".sha256").read_text(encoding="ascii").split()[0].lower()
         data = path.read_bytes()
@@ -133,11 +118,14 @@ def cached_image_ok(path: Path) -> bool:
 
 def discard_cached(path: Path) -> bool:
     """Delete a cached image that failed :func:`cached_image_ok`, and its sidecar; whether an
-    image file was there."""
-    existed = path.exists()
-    for stale in (path, path.with_suffix(".sha256")):
-        with contextlib.suppress(FileNotFoundError):
-            stale.unlink()
+    image file was there. Only what the cache wrote goes (:mod:`...state_files`): a link, a
+    folder or a file that is no JPEG at the image's place is left, and the image fails naming it."""
+    try:
+        existed = state_files.remove_owned(path, lambda p: state_files.cache_entry_is_ours(p, b"\xff\xd8"),
+                                           "the cached image", "move it out of the image cache folder")
+        state_files.remove_owned(path.with_suffix(".sha256"), what="the cached image's checksum")
+    except (state_files.NotOurs, state_files.NotARegularFile) as exc:
+        raise ThumbnailFailed(str(exc)) from None
     return existed
 
 
@@ -296,7 +284,8 @@ def _fetch_one(client: "MapillaryClient", record: "ImageRecord", root: Path,
             log.warning("Mapillary image %s: %s", record.image_id, last)
             if attempt <= client.max_retries:
                 try:
-                    client.pause(client.retry_delay(attempt - 1, failure.retry_after), stopped)
+                    client.pause(client.retry_delay(attempt - 1, failure.retry_after, "mapillary-images",
+                                                    urlsplit(url).netloc), stopped)
                 except Cancelled:
                     check()
                     raise
@@ -313,7 +302,7 @@ def _fetch_one(client: "MapillaryClient", record: "ImageRecord", root: Path,
 def _get_image(client: "MapillaryClient", url: str, abort: threading.Event) -> bytes:
     """One CDN request — the token is never sent there. Truncated bytes raise :class:`_Broken`."""
     client.count_request("image")
-    timeout = (min(10.0, client.timeout_s), client.timeout_s)
+    timeout = wait_limits("mapillary-images", client.timeout_s)
     try:
         with client.session.get(url, headers={"User-Agent": client.user_agent}, stream=True,
                                 timeout=timeout) as response:
