@@ -66,9 +66,10 @@ def primitive(call: ast.Call) -> str | None:
         return f"shutil.{func.attr}"
     if (owner, func.attr) in _READERS:
         return f"{owner}.{func.attr}"
-    if (owner, func.attr) == ("json", "loads") and call.args and isinstance(call.args[0], ast.Call) \
-            and isinstance(call.args[0].func, ast.Attribute) and call.args[0].func.attr in ("read_text", "read_bytes"):
-        return "json.loads-file"  # a document read straight from a file
+    if (owner, func.attr) == ("json", "loads") and call.args and any(
+            isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in ("read_text", "read_bytes")
+            for n in ast.walk(call.args[0])):
+        return "json.loads-file"  # a document read straight from a file (decoded on the way or not)
     if owner in ("os", "shutil", "csv", "json") or owner in HELPER_NAMES:
         return None
     if func.attr in _PATH_METHODS:

@@ -23,6 +23,7 @@ import requests
 
 from .. import state_files
 from ..atomic import write_json
+from ..documents import read_json
 from ..errors import GeoFidelityError, InputError, RemoteServiceError, describe_os_error
 from ..manifest import __version__
 from ..network import retry_after_seconds, retry_wait, timeout_message, wait_limits
@@ -294,12 +295,12 @@ class OverpassClient:
         if path is None or not path.exists():
             return None
         try:
-            record = json.loads(path.read_bytes().decode("utf-8"))
+            record = read_json(path, "the Overpass cache file", "it is fetched again", expect=None)
             if not isinstance(record, dict) or record.get("query") != query:
                 raise MalformedAnswer("it does not hold the answer to this query")
             payload = record.get("payload")
             data = parse_elements(payload)
-        except (OSError, UnicodeDecodeError, ValueError) as exc:
+        except (OSError, UnicodeDecodeError, ValueError, InputError) as exc:
             if isinstance(exc, OSError):
                 reason = describe_os_error(exc, path)
             elif isinstance(exc, MalformedAnswer):

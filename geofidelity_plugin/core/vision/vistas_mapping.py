@@ -4,7 +4,6 @@ model's ``id2label`` by name, and applied to a label map to give per-image pixel
 from __future__ import annotations
 
 import hashlib
-import json
 import logging
 import re
 from dataclasses import dataclass, field, replace
@@ -13,6 +12,7 @@ from typing import Iterable, Mapping, Union
 
 import numpy as np
 
+from geofidelity_plugin.core.documents import read_json
 from geofidelity_plugin.core.errors import InputError
 from geofidelity_plugin.core.resources import resource
 from geofidelity_plugin.core.vision.attributes import ATTRIBUTES, RECORDING_CAR_ALTERNATIVE  # noqa: F401 (public here too)
@@ -63,12 +63,11 @@ def load_attribute_mapping(path: Union[str, Path, None] = None,
     option), since those pixels are the recording car, not the street.
     """
     path = Path(path) if path is not None else default_mapping_path()
+    fix = (f"it must be JSON with 'classes' {{id: name}} and 'attributes' {{attribute: [class ids]}} — see "
+           f"{default_mapping_path()}")
+    doc = read_json(path, "the attribute mapping file", fix)
+    raw = path.read_bytes()  # hashed into the manifest: the file as read
     try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise InputError(f"cannot read the attribute mapping file {path}: {exc}") from exc
-    try:
-        doc = json.loads(raw.decode("utf-8"))
         classes = {int(k): str(v) for k, v in doc["classes"].items()}
         groups = {str(a): tuple(int(c) for c in ids) for a, ids in doc["attributes"].items()}
         alternatives = doc.get("alternatives", {})
