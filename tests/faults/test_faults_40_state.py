@@ -393,9 +393,19 @@ SAYS = {"link-out": ("symbolic link", "not a geofidelity"), "dangling-link": ("s
         "full-disk": ("file size limit", "disk could not be read or written", "no space left")}
 
 
-def _drop_to_nobody():
-    os.setgid(65534)
-    os.setuid(65534)
+def _without_permission_override():
+    """Root with file permissions enforced: CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH leave the
+    capability bounding set before exec, so the child — still root, so it reads the checkout
+    wherever it was cloned (a 0700 clone included) — cannot write into a 0555 folder. Where the
+    kernel refuses the drop, the child runs as nobody instead."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    for capability in (1, 2):  # CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH
+        if libc.prctl(24, capability, 0, 0, 0) != 0:  # PR_CAPBSET_DROP
+            os.setgid(65534)
+            os.setuid(65534)
+            return
 
 
 def _run(writer: str, folder: Path, kind: str, images: Path, dino: Path) -> subprocess.CompletedProcess:
@@ -403,7 +413,7 @@ def _run(writer: str, folder: Path, kind: str, images: Path, dino: Path) -> subp
     if kind == "full-disk":
         preexec = file_size_limit(0)
     elif kind == "read-only-folder" and os.geteuid() == 0:
-        preexec = _drop_to_nobody  # root writes anywhere: the child runs as nobody
+        preexec = _without_permission_override  # root writes anywhere: not the child
     if writer == "geodiv-cache":  # the real command, its inputs where the child can read them
         import shutil
 
